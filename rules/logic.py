@@ -147,13 +147,15 @@ class NoRowApplies(ValueError):
 class DecisionTable:
     """A first-match table: the rows in the book's order, with their labels.
 
-    Calling it with Python values returns the first matching row's answer;
+    ``refs`` are the sections whose text the rows transcribe. Calling it with
+    Python values returns the first matching row's answer;
     calling it with z3 values returns a nested ``If`` term. ``inputs`` declares
     each input's domain for the table checks. ``gap`` is the symbolic answer
     where no row applies (only reachable if the table has a gap).
     """
 
     name: str
+    refs: tuple[str, ...]
     inputs: tuple[Var, ...]
     rows: tuple[Row, ...]
     assume: Callable[..., Any] | None = None

@@ -1,0 +1,107 @@
+"""Loading and validating the hand-written annotations under spec/<document>/annotations/.
+
+Every loader names the file and entry in its error, so a typo in a YAML file
+gives one clear sentence instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rules40k import SPEC_ROOT
+
+
+class AnnotationError(ValueError):
+    """A malformed annotation file; the message names the file and entry."""
+
+
+def _load(path: Path, expected: type) -> Any:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except FileNotFoundError:
+        return expected()
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise AnnotationError(f"{path}:{where} is not valid YAML ({getattr(error, 'problem', error)})") from None
+    if data is None:
+        return expected()
+    if not isinstance(data, expected):
+        raise AnnotationError(f"{path}: expected a {expected.__name__} at the top level")
+    return data
+
+
+def annotations_dir(document: str = "core", root: Path = SPEC_ROOT) -> Path:
+    return root / document / "annotations"
+
+
+def _require(path: Path, index: int, entry: Any, keys: tuple[str, ...]) -> None:
+    if not isinstance(entry, dict):
+        raise AnnotationError(f"{path}: entry {index} is not a mapping")
+    for key in keys:
+        if key not in entry:
+            raise AnnotationError(f"{path}: entry {index} ({entry.get('id', '?')}) lacks {key!r}")
+
+
+def restorations(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
+    path = annotations_dir(document, root) / "restorations.yaml"
+    data = _load(path, list)
+    for index, entry in enumerate(data, 1):
+        _require(path, index, entry, ("id", "ref", "find", "restore", "evidence"))
+    return data
+
+
+def interpretations(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
+    path = annotations_dir(document, root) / "interpretations.yaml"
+    data = _load(path, list)
+    for index, entry in enumerate(data, 1):
+        _require(path, index, entry, ("id", "refs", "question", "readings", "chosen", "evidence"))
+        if entry["chosen"] not in {r.get("id") for r in entry["readings"]}:
+            raise AnnotationError(f"{path}: entry {index} ({entry['id']}) chooses {entry['chosen']!r}, "
+                                  "which is not one of its readings")
+    return data
+
+
+def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, dict[str, str]]:
+    """Recorded reasons for sections that are inert or deferred, per reference.
+
+    A chapter-wide reason (key "chapters") applies to each section of that
+    chapter that has no reason of its own.
+    """
+    path = annotations_dir(document, root) / "status.yaml"
+    data = _load(path, dict)
+    out: dict[str, dict[str, str]] = {}
+    for status in ("inert", "deferred"):
+        entries = data.get(status) or {}
+        if not isinstance(entries, dict):
+            raise AnnotationError(f"{path}: {status!r} must map references to reasons")
+        for ref, reason in entries.items():
+            if not isinstance(reason, str) or not reason.strip():
+                raise AnnotationError(f"{path}: {status} {ref} needs a reason")
+            out[str(ref)] = {"status": status, "reason": reason.strip()}
+    chapters = data.get("chapters") or {}
+    for chapter, entry in chapters.items():
+        if not isinstance(entry, dict) or entry.get("status") not in {"inert", "deferred"} or not entry.get("reason"):
+            raise AnnotationError(f"{path}: chapters {chapter} needs a status (inert or deferred) and a reason")
+    return {"sections": out, "chapters": {str(k): v for k, v in chapters.items()}}
+
+
+def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
+    """Worked examples as data, from every file in annotations/examples/."""
+    folder = annotations_dir(document, root) / "examples"
+    out: list[dict] = []
+    seen: dict[str, Path] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        data = _load(path, list)
+        for index, entry in enumerate(data, 1):
+            _require(path, index, entry, ("id", "ref", "name", "source", "call", "expect"))
+            if entry["id"] in seen:
+                raise AnnotationError(f"{path}: entry {index} repeats example id {entry['id']!r} "
+                                      f"(first in {seen[entry['id']].name})")
+            seen[entry["id"]] = path
+            out.append({**entry, "file": str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)})
+    return out

@@ -1,0 +1,148 @@
+"""Run the checks that verify the rule functions and collect their verdicts.
+
+So far: the book's worked examples (data in spec/<doc>/annotations/examples)
+and the z3 checks of every decision table. Verdicts go to build/results.json;
+the site renders that file and never decides a verdict itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import json
+import typing
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+from rules import logic, registry
+from rules40k import annotations
+
+
+class ExampleError(ValueError):
+    """An example whose data cannot be run (bad call path or arguments)."""
+
+
+def resolve(path: str) -> Callable:
+    """Import ``package.module.attribute`` and return the attribute."""
+    module_name, _, attribute = path.rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+        return getattr(module, attribute)
+    except (ImportError, AttributeError, ValueError):
+        raise ExampleError(f"cannot find {path!r}") from None
+
+
+def plain(value: Any) -> Any:
+    """Results in the form example data is written in (Fraction -> "p/q", enum -> name)."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, float):
+        return value
+    if isinstance(value, enum.Enum):
+        return value.name
+    if dataclasses.is_dataclass(value):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {plain(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = [plain(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    return value
+
+
+def _convert(value: Any, hint: Any) -> Any:
+    """Build dataclass arguments from the plain mappings written in example data."""
+    origin = typing.get_origin(hint)
+    if dataclasses.is_dataclass(hint) and isinstance(value, dict):
+        fields = typing.get_type_hints(hint)
+        return hint(**{k: _convert(v, fields.get(k, Any)) for k, v in value.items()})
+    if origin in (list, tuple, typing.Sequence, typing.Iterable) or str(origin) == "<class 'collections.abc.Sequence'>":
+        args = typing.get_args(hint)
+        inner = args[0] if args else Any
+        if isinstance(value, list):
+            converted = [_convert(v, inner) for v in value]
+            return tuple(converted) if origin is tuple else converted
+    if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
+        for option in typing.get_args(hint):
+            if dataclasses.is_dataclass(option) and isinstance(value, dict):
+                return _convert(value, option)
+    if hint is Fraction and isinstance(value, (int, str)):
+        return Fraction(value)
+    return value
+
+
+def call_example(example: dict) -> Any:
+    function = resolve(example["call"])
+    args = example.get("args") or {}
+    try:
+        hints = typing.get_type_hints(function)
+    except Exception:  # noqa: BLE001 - hints are a convenience for building arguments
+        hints = {}
+    kwargs = {name: _convert(value, hints.get(name, Any)) for name, value in args.items()}
+    return function(**kwargs)
+
+
+def run_example(example: dict) -> dict:
+    record = {
+        "id": f"example:{example['id']}",
+        "kind": "example",
+        "refs": [example["ref"]],
+        "name": example["name"],
+        "expected": example["expect"],
+    }
+    try:
+        actual = plain(call_example(example))
+    except Exception as error:  # noqa: BLE001 - a failing example is a verdict, not a crash
+        return {**record, "status": "error", "detail": f"{type(error).__name__}: {error}", "actual": None}
+    status = "passed" if actual == example["expect"] else "failed"
+    detail = "" if status == "passed" else f"expected {example['expect']!r}, got {actual!r}"
+    return {**record, "status": status, "detail": detail, "actual": actual}
+
+
+def tables(document: str = "core") -> list[logic.DecisionTable]:
+    """Every decision table defined in a module that registers rule functions."""
+    modules = {rule.function.__module__ for rules in registry.load(document).values() for rule in rules}
+    found: dict[str, logic.DecisionTable] = {}
+    for name in sorted(modules):
+        for value in vars(importlib.import_module(name)).values():
+            if isinstance(value, logic.DecisionTable):
+                found[value.name] = value
+    return [found[k] for k in sorted(found)]
+
+
+def run_table(table: logic.DecisionTable) -> dict:
+    report = logic.check_table(table)
+    disagreements = logic.enumerate_agreement(table)
+    problems = report.problems() + [f"concrete and z3 evaluation disagree at {d['inputs']}" for d in disagreements]
+    return {
+        "id": f"table:{table.name}",
+        "kind": "table",
+        "refs": list(table.refs),
+        "name": f"Decision table {table.name!r} has no gap, no unreachable row and only declared overrides",
+        "status": "passed" if not problems else "failed",
+        "detail": "; ".join(problems),
+        "rows": table.labels(),
+        "overrides": [list(pair) for pair in report.declared_overlaps],
+    }
+
+
+def run_all(document: str = "core") -> dict:
+    checks = [run_example(e) for e in annotations.examples(document)]
+    checks += [run_table(t) for t in tables(document)]
+    checks.sort(key=lambda c: c["id"])
+    summary: dict[str, int] = {}
+    for check in checks:
+        summary[check["status"]] = summary.get(check["status"], 0) + 1
+    return {"document": document, "checks": checks, "summary": dict(sorted(summary.items()))}
+
+
+def write_results(results: dict, path: Path) -> None:
+    """Write results.json atomically (a partial file is never left behind)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,195 @@
+"""The ``rules40k`` command: ingest, show, coverage, verify and site.
+
+Every verb prints one clear sentence and exits non-zero on bad input; data
+verbs take ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from rules40k import BUILD_ROOT, SPEC_ROOT
+
+STATUS_STYLE = {"encoded": "green", "inert": "cyan", "deferred": "yellow", "missing": "bold red"}
+
+
+class UsageError(Exception):
+    """Bad input from the user; printed as one sentence with exit code 2."""
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from rules40k import ingest
+
+    report = ingest.write_spec(Path(args.document), args.document_name, Path(args.spec))
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    console = _console()
+    console.print(f"Ingested {report['sections']} numbered sections and {report['appendix_entries']} "
+                  f"appendix entries into {args.spec}/{args.document_name}/")
+    for dup in report["duplicates"]:
+        same = "identical text" if dup["identical_text"] else "different text"
+        console.print(f"  printed more than once: {dup['ref']} at lines {dup['lines']} ({same}); "
+                      f"primary printing at line {dup['primary_line']}")
+    for undefined in report["undefined_citations"]:
+        console.print(f"  [red]cited but not defined:[/] {undefined['ref']} (cited by {undefined['cited_by']})")
+    console.print(f"  missing sources (app-only text): {len(report['missing_sources'])}: "
+                  + ", ".join(m["label"] for m in report["missing_sources"]))
+    console.print(f"  lines with lost dice glyphs or table cells: {len(report['lost_glyphs'])}")
+    return 0
+
+
+def _known_ref(ref: str, document: str) -> dict:
+    from rules import spec
+
+    sections = spec.sections(document)
+    if ref not in sections:
+        if not spec.is_well_formed(ref):
+            raise UsageError(f"{ref!r} is not a reference (expected NN.NN, e.g. 05.02, or appendix/<slug>)")
+        raise UsageError(f"{ref!r} is not a section of the {document} spec (see `rules40k coverage`)")
+    return sections[ref]
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from rules import registry
+    from rules40k import coverage
+
+    section = _known_ref(args.ref, args.document)
+    row = next(r for r in coverage.ledger(args.document) if r["ref"] == args.ref)
+    functions = registry.functions_for(args.ref, args.document)
+    if args.json:
+        print(json.dumps({**row, "text": section["text"], "cites": section["cites"]}, indent=2, ensure_ascii=False))
+        return 0
+    console = _console()
+    style = STATUS_STYLE[row["status"]]
+    console.rule(f"[bold]{section['ref']} {section['title']}[/]  [{style}]{row['status']}[/]")
+    console.print(f"Chapter {section['chapter']['number']}: {section['chapter']['title']}", style="dim")
+    console.print(section["text"], markup=False)
+    if row["reason"]:
+        console.print(f"\n[{style}]{row['status']}:[/] {row['reason']}")
+    for function in functions:
+        console.print(f"\n[bold]{function.qualname}[/]  ({function.file}:{function.line})")
+        if function.doc:
+            console.print(function.doc, markup=False)
+    if row["examples"]:
+        console.print(f"\nWorked examples: {row['examples']}")
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from rules40k import coverage
+
+    rows = coverage.ledger(args.document)
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    table = Table(title=f"Coverage of the {args.document} rules")
+    for column in ("ref", "title", "status", "functions", "examples", "reason"):
+        table.add_column(column)
+    for row in rows:
+        style = STATUS_STYLE[row["status"]]
+        table.add_row(row["ref"], row["title"], f"[{style}]{row['status']}[/]", str(len(row["functions"])),
+                      str(row["examples"]), row["reason"])
+    console = _console()
+    console.print(table)
+    summary = coverage.summary(rows)
+    console.print(", ".join(f"{k}: {v}" for k, v in summary.items()))
+    return 0 if summary["missing"] == 0 else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from rules40k import checks
+
+    results = checks.run_all(args.document)
+    if args.ref:
+        _known_ref(args.ref, args.document)
+        results["checks"] = [c for c in results["checks"] if args.ref in c["refs"]]
+    checks.write_results(results, Path(args.output))
+    failed = [c for c in results["checks"] if c["status"] != "passed"]
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    else:
+        console = _console()
+        for check in results["checks"]:
+            mark = "[green]✓[/]" if check["status"] == "passed" else "[red]✗[/]"
+            console.print(f"{mark} {check['id']}  {', '.join(check['refs'])}  {check['name']}")
+            if check["detail"]:
+                console.print(f"    {check['detail']}", markup=False)
+        console.print(f"{len(results['checks']) - len(failed)} passed, {len(failed)} failed; wrote {args.output}")
+    return 1 if failed else 0
+
+
+def cmd_site(args: argparse.Namespace) -> int:
+    from rules40k import checks
+    from rules40k_site import generate
+
+    results = checks.run_all(args.document)
+    build = Path(args.build)
+    checks.write_results(results, build / "results.json")
+    site_dir = generate.build(build, document=args.document, run_mkdocs=not args.no_mkdocs)
+    _console().print(f"Site written to {site_dir}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="rules40k", description="Rules-as-code verification suite for Warhammer 40,000.")
+    verbs = root.add_subparsers(dest="verb", required=True)
+
+    p = verbs.add_parser("ingest", help="parse a source document into spec/ YAML")
+    p.add_argument("document", help="the source document (.txt)")
+    p.add_argument("--document", dest="document_name", required=True, choices=["core"], help="which document it is")
+    p.add_argument("--spec", default=str(SPEC_ROOT), help="spec folder to write (default: the repository's spec/)")
+    p.add_argument("--json", action="store_true", help="print the ingest report as JSON")
+    p.set_defaults(run=cmd_ingest)
+
+    p = verbs.add_parser("show", help="print a section's text, status and functions")
+    p.add_argument("ref", help="a reference such as 05.02 or appendix/destroyed")
+    p.add_argument("--document", default="core")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_show)
+
+    p = verbs.add_parser("coverage", help="print the coverage ledger (exit 1 if a section is missing)")
+    p.add_argument("--document", default="core")
+    p.add_argument("--json", action="store_true", help="print a JSON list of ledger rows")
+    p.set_defaults(run=cmd_coverage)
+
+    p = verbs.add_parser("verify", help="run worked examples and table checks, write results.json")
+    p.add_argument("--document", default="core")
+    p.add_argument("--ref", help="only the checks of one section")
+    p.add_argument("--output", default=str(BUILD_ROOT / "results.json"))
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_verify)
+
+    p = verbs.add_parser("site", help="run the checks and build the annotated rulebook site")
+    p.add_argument("--document", default="core")
+    p.add_argument("--build", default=str(BUILD_ROOT), help="build folder (docs/, site/, results.json)")
+    p.add_argument("--no-mkdocs", action="store_true", help="write the Markdown pages only")
+    p.set_defaults(run=cmd_site)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    from rules40k.annotations import AnnotationError
+    from rules40k.ingest import IngestError
+    from rules.registry import RegistryError
+
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (UsageError, IngestError, AnnotationError, RegistryError) as error:
+        print(f"rules40k {args.verb}: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

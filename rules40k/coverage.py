@@ -1,0 +1,56 @@
+"""The coverage ledger: every section's status, computed, never claimed.
+
+A section is ``encoded`` when at least one registered rule function names it,
+``inert`` or ``deferred`` when status.yaml records a reason, and ``missing``
+otherwise (which the tests treat as a failure: no section is silently left out).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rules import registry, spec
+from rules40k import annotations
+
+STATUSES = ("encoded", "inert", "deferred", "missing")
+
+
+def ledger(document: str = "core") -> list[dict]:
+    """One row per section and appendix entry, in reference order."""
+    rules = registry.load(document)
+    notes = annotations.status_notes(document)
+    example_counts = Counter(e["ref"] for e in annotations.examples(document))
+    rows = []
+    for ref, section in spec.sections(document).items():
+        functions = rules.get(ref, [])
+        chapter = section["chapter"]["number"]
+        recorded = notes["sections"].get(ref) or notes["chapters"].get(chapter)
+        if functions:
+            status, reason = "encoded", ""
+        elif recorded:
+            status, reason = recorded["status"], recorded["reason"]
+        else:
+            status, reason = "missing", "no rule function and no recorded reason"
+        rows.append({
+            "ref": ref,
+            "title": section["title"],
+            "chapter": chapter,
+            "status": status,
+            "reason": reason,
+            "functions": [f.qualname for f in functions],
+            "sources": [f"{f.file}:{f.line}" for f in functions],
+            "examples": example_counts.get(ref, 0),
+        })
+    return sorted(rows, key=lambda r: (r["chapter"] == "appendix", r["ref"]))
+
+
+def stale_notes(document: str = "core") -> list[str]:
+    """Sections that are encoded yet still carry an inert/deferred reason of their own."""
+    rules = registry.load(document)
+    notes = annotations.status_notes(document)
+    return sorted(ref for ref in notes["sections"] if rules.get(ref))
+
+
+def summary(rows: list[dict]) -> dict[str, int]:
+    counts = Counter(r["status"] for r in rows)
+    return {status: counts.get(status, 0) for status in STATUSES} | {"total": len(rows)}
