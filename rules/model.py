@@ -93,14 +93,14 @@ class Placed:
 
     x: Any
     y: Any
-    base_mm: int = 32
+    base_mm: Any = 32
     z: Any = 0
     name: str = ""
     owner: int = 1
 
     @property
     def radius(self) -> Fraction:
-        return Fraction(self.base_mm, 2) / MM_PER_INCH
+        return Fraction(str(self.base_mm)) / 2 / MM_PER_INCH
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import dataclasses
 import enum
 import importlib
 import json
+import re
 import typing
 from fractions import Fraction
 from pathlib import Path
@@ -70,7 +71,9 @@ def _convert(value: Any, hint: Any) -> Any:
         for option in typing.get_args(hint):
             if dataclasses.is_dataclass(option) and isinstance(value, dict):
                 return _convert(value, option)
-    if hint is Fraction and isinstance(value, (int, str)):
+    if isinstance(value, str) and re.fullmatch(r"-?\d+/\d+", value):
+        return Fraction(value)
+    if hint is Fraction and isinstance(value, int):
         return Fraction(value)
     return value
 
@@ -86,6 +89,18 @@ def call_example(example: dict) -> Any:
     return function(**kwargs)
 
 
+def select(value: Any, path: str | None) -> Any:
+    """Follow a dotted path ("profiles.1.W") into a plain result, so an example can pin one fact."""
+    for part in (path or "").split(".") if path else []:
+        if isinstance(value, list):
+            value = value[int(part)]
+        elif isinstance(value, dict):
+            value = value[part] if part in value else value[int(part)]
+        else:
+            raise ExampleError(f"cannot select {part!r} from {value!r}")
+    return value
+
+
 def run_example(example: dict) -> dict:
     record = {
         "id": f"example:{example['id']}",
@@ -95,7 +110,7 @@ def run_example(example: dict) -> dict:
         "expected": example["expect"],
     }
     try:
-        actual = plain(call_example(example))
+        actual = select(plain(call_example(example)), example.get("select"))
     except Exception as error:  # noqa: BLE001 - a failing example is a verdict, not a crash
         return {**record, "status": "error", "detail": f"{type(error).__name__}: {error}", "actual": None}
     status = "passed" if actual == example["expect"] else "failed"
