@@ -1,0 +1,28 @@
+"""The book's worked examples, run from data: one parametrised test, each case named by its sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules40k import annotations, checks
+
+EXAMPLES = annotations.examples("core")
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e["name"] for e in EXAMPLES])
+def test_worked_example(example):
+    result = checks.run_example(example)
+    assert result["status"] == "passed", result["detail"]
+
+
+def test_every_chapter_one_to_three_section_has_an_example():
+    refs = {e["ref"] for e in EXAMPLES}
+    from rules import spec
+
+    wanted = {r for r in spec.sections("core") if r[:2] in {"01", "02", "03"}}
+    assert wanted <= refs, sorted(wanted - refs)
+
+
+def test_a_wrong_expectation_fails():
+    example = dict(EXAMPLES[0], expect="certainly not this")
+    assert checks.run_example(example)["status"] == "failed"

@@ -1,0 +1,64 @@
+"""Recorded interpretations: where the readings differ in outcome, show the divergence on a case.
+
+Each test computes the outcome the code gives (the chosen reading) and the
+outcome of the rejected reading on the same case, and checks they differ, so
+the record on the site points at a real choice.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import registry
+from rules.core import core_concepts, datasheets
+from rules.model import Placed
+from rules40k import annotations
+
+RECORDS = {r["id"]: r for r in annotations.interpretations("core")}
+
+
+def test_placeholder_oc_adds_nothing_to_level_of_control():
+    battle_shocked_unit = [core_concepts.objective_control(2, battle_shocked=True)] * 5
+    chosen = sum(datasheets.level_of_control_contribution(oc) for oc in battle_shocked_unit)
+    minus_one_reading = sum(battle_shocked_unit)
+    assert RECORDS["placeholder-characteristics"]["chosen"] == "placeholder"
+    assert (chosen, minus_one_reading) == (0, -5)
+
+
+def test_within_includes_the_exact_distance():
+    a, b = Placed(0, 0, base_mm="50.8"), Placed(4, 0, base_mm="50.8")  # closest points exactly 2" apart
+    chosen = core_concepts.within_horizontally(a, b, 2)
+    gap = 4 - a.radius - b.radius
+    exclusive_reading = gap < 2
+    assert RECORDS["within-inclusive"]["chosen"] == "inclusive"
+    assert (chosen, exclusive_reading) == (True, False)
+
+
+def test_a_successful_roll_does_not_clear_battle_shock():
+    chosen = core_concepts.battle_shocked_after_roll(was_battle_shocked=True, roll_succeeded=True)
+    clearing_reading = not True
+    assert RECORDS["battle-shock-success-does-not-clear"]["chosen"] == "success-leaves-state"
+    assert (chosen, clearing_reading) == (True, False)
+
+
+def test_plural_keywords_match_their_singular():
+    chosen = datasheets.has_keyword(["MONSTER"], "MONSTERS")
+    exact_reading = "MONSTER" == "MONSTERS"
+    assert (chosen, exact_reading) == (True, False)
+
+
+def test_every_interpretation_named_in_code_is_recorded():
+    named = set()
+    for rules in registry.load("core").values():
+        for rule in rules:
+            named.update(re.findall(r"Interpretation:\s*([a-z0-9-]+)", rule.doc))
+    assert named, "no rule docstring names an interpretation"
+    assert named <= set(RECORDS), sorted(named - set(RECORDS))
+
+
+def test_interpretation_refs_are_sections():
+    from rules import spec
+
+    sections = spec.sections("core")
+    for record in RECORDS.values():
+        assert set(record["refs"]) <= set(sections), record["id"]
