@@ -1,7 +1,8 @@
 """Run the checks that verify the rule functions and collect their verdicts.
 
-So far: the book's worked examples (data in spec/<doc>/annotations/examples)
-and the z3 checks of every decision table. Verdicts go to build/results.json;
+So far: the book's worked examples (data in spec/<doc>/annotations/examples),
+the z3 checks of every decision table, and the registered z3 proofs
+(properties/proofs.py). Hypothesis properties run under pytest. Verdicts go to build/results.json;
 the site renders that file and never decides a verdict itself.
 """
 
@@ -145,9 +146,30 @@ def run_table(table: logic.DecisionTable) -> dict:
     }
 
 
+def run_proofs() -> list[dict]:
+    """Every registered z3 proof, as a check record (a counterexample is kept for the site)."""
+    from properties import proofs
+
+    out = []
+    for result in proofs.check_all():
+        out.append({
+            "id": f"proof:{result.id}",
+            "kind": "proof",
+            "refs": list(result.refs),
+            "name": result.statement,
+            "status": "passed" if result.status == "proved" else "failed",
+            "verdict": result.status,
+            "detail": result.detail,
+            "counterexample": result.counterexample,
+            "example": result.example,
+        })
+    return out
+
+
 def run_all(document: str = "core") -> dict:
     checks = [run_example(e) for e in annotations.examples(document)]
     checks += [run_table(t) for t in tables(document)]
+    checks += run_proofs()
     checks.sort(key=lambda c: c["id"])
     summary: dict[str, int] = {}
     for check in checks:

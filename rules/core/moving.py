@@ -112,17 +112,18 @@ def regain_coherency(models: Sequence[Placed], removal_order: Sequence[int]) -> 
     destroyed-rules). Returns (kept, removed). Removing down to one model always restores
     coherency, so the process ends; the order must name enough models to get there.
     """
-    kept = list(models)
+    remaining = list(range(len(models)))  # indices, so identical models are told apart
     removed: list[Placed] = []
     order = list(removal_order)
-    while not in_coherency(kept):
+    while not in_coherency([models[i] for i in remaining]):
         if not order:
             raise ValueError("removal order ran out before the unit was back in coherency")
         index = order.pop(0)
-        model = models[index]
-        kept.remove(model)
-        removed.append(model)
-    return kept, removed
+        if index not in remaining:
+            raise ValueError(f"model {index} is named twice or does not exist in the removal order")
+        remaining.remove(index)
+        removed.append(models[index])
+    return [models[i] for i in remaining], removed
 
 
 # 03.04 Engagement ---------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Verification of the rule functions: hypothesis strategies and properties, and z3 proofs."""

@@ -1,0 +1,15 @@
+"""Hypothesis profiles: `dev` (quick, default), `ci` (derandomized, more examples), `deep` (long runs).
+
+Pick one with HYPOTHESIS_PROFILE=ci (the CI script does) or `pytest --hypothesis-profile=deep`.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=60, deadline=None)
+settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", max_examples=3000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))

@@ -1,0 +1,838 @@
+"""Generate the annotated rulebook site from the spec, the ledger, the annotations and the check results.
+
+``build(build_dir)`` loads everything, checks that every reference has a page,
+renders every page in memory, writes them to a temporary folder and only then
+moves that folder to ``build/docs``: a failed build leaves no half-written
+pages. MkDocs (``--strict``) then turns ``build/docs`` into ``build/site``.
+
+Nothing here decides a verdict: statuses come from the coverage ledger and
+check results from ``build/results.json``. The stored rule text is quoted as
+it is; restorations are shown beside it, never written into it.
+
+URL scheme (one page per reference): ``05.02/`` a section, ``05/`` a chapter,
+``appendix/`` the rules appendix, ``appendix/<slug>/`` an appendix entry,
+``code/rules/core/moving/`` a rule module; plus ``ledger/``, ``results/``,
+``interpretations/`` and ``source/``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from rules import registry, spec
+from rules40k import annotations, coverage
+
+REPO_ROOT = spec.SPEC_ROOT.parent
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+MKDOCS_CONFIG = REPO_ROOT / "mkdocs.yml"
+STYLESHEET = "assets/rules40k.css"  # named in mkdocs.yml (extra_css)
+CODE_LINE_ANCHOR = "__codelineno-0-{line}"  # pymdownx.highlight anchor_linenums, first block of a page
+
+
+class SiteError(ValueError):
+    """The site cannot be built; the message names the page or section and the problem."""
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+@dataclass
+class Book:
+    """Everything the pages are made from, loaded once so every page sees the same data."""
+
+    document: str
+    sections: dict[str, dict]
+    chapters: list[dict]
+    rows: dict[str, dict]
+    functions: dict[str, list[registry.RuleFunction]]
+    restorations: list[dict]
+    interpretations: list[dict]
+    examples: list[dict]
+    results: dict | None
+    results_file: str
+    provenance: dict
+    report: dict
+    order: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        chapter_refs = [c["number"] for c in self.chapters]
+        self.order = {ref: i for i, ref in enumerate(itertools.chain(chapter_refs, self.sections))}
+
+    def page_path(self, ref: str) -> str | None:
+        """The Markdown file of a section, appendix entry or chapter; None if it has no page."""
+        if ref in self.sections:
+            return f"{ref}.md"
+        if any(c["number"] == ref for c in self.chapters):
+            return "appendix/index.md" if ref == "appendix" else f"{ref}.md"
+        return None
+
+    def label(self, ref: str) -> str:
+        """"05.02 Wound Rolls" or "05 Attack Sequence": how a reference is named in lists."""
+        if ref in self.sections:
+            title = readable_title(self.sections[ref]["title"])
+            return title if ref.startswith("appendix/") else f"{ref} {title}"
+        chapter = self.chapter(ref)
+        return readable_title(chapter["title"]) if ref == "appendix" else f"{ref} {readable_title(chapter['title'])}"
+
+    @property
+    def source_title(self) -> str:
+        return self.provenance.get("title") or f"the {self.document} rules document"
+
+    @property
+    def publisher(self) -> str:
+        return self.provenance.get("publisher") or "its publisher"
+
+    def chapter(self, number: str) -> dict:
+        return next(c for c in self.chapters if c["number"] == number)
+
+    def sort_refs(self, refs) -> list[str]:
+        return sorted(set(refs), key=lambda r: (self.order.get(r, len(self.order)), r))
+
+    def checks(self) -> list[dict]:
+        return [] if self.results is None else list(self.results.get("checks", []))
+
+
+def load(document: str, build: Path) -> Book:
+    """Read the spec, ledger, annotations and results; every later step works from this."""
+    sections = spec.sections(document)
+    chapters = []
+    for path in spec.chapter_files(document):
+        data = spec.load_yaml(path)
+        number = str(data["number"])
+        chapters.append({
+            "number": number,
+            "title": data["title"],
+            "intro": data.get("intro") or "",
+            "notes": data.get("notes") or [],
+            "refs": [ref for ref, s in sections.items() if s["chapter"]["number"] == number],
+        })
+    rows = {row["ref"]: row for row in coverage.ledger(document)}
+    functions = {ref: registry.functions_for(ref, document) for ref in sections}
+    results_path = build / "results.json"
+    results = None
+    if results_path.exists():
+        try:
+            results = json.loads(results_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise SiteError(f"{results_path} is not valid JSON ({error.msg} at line {error.lineno}).") from None
+        if results.get("document", document) != document:
+            raise SiteError(f"{results_path} holds results for the {results.get('document')!r} document, "
+                            f"not {document!r}; rerun `rules40k verify --document {document}`.")
+    return Book(
+        document=document,
+        sections=sections,
+        chapters=chapters,
+        rows=rows,
+        functions=functions,
+        restorations=annotations.restorations(document),
+        interpretations=annotations.interpretations(document),
+        examples=annotations.examples(document),
+        results=results,
+        results_file=str(results_path),
+        provenance=_yaml_or_empty(spec.SPEC_ROOT / "sources" / f"{document}.yaml"),
+        report=_yaml_or_empty(spec.SPEC_ROOT / document / "ingest-report.yaml"),
+    )
+
+
+def _yaml_or_empty(path: Path) -> dict:
+    return (spec.load_yaml(path) or {}) if path.exists() else {}
+
+
+# ---------------------------------------------------------------------------
+# Reference checks: a dangling reference fails the build with one sentence.
+
+
+def check_references(book: Book) -> None:
+    """Every reference the pages would link to must have a page, or the build stops here."""
+    def need(ref: str, who: str) -> None:
+        if book.page_path(str(ref)) is None:
+            raise SiteError(f"{who} {ref}, which has no page in the {book.document} rules.")
+
+    for ref, section in book.sections.items():
+        for cited in section.get("cites") or []:
+            need(cited, f"Section {ref} cites")
+        for entry in section.get("see_also") or []:
+            if entry.get("ref"):
+                need(entry["ref"], f"Section {ref} lists {entry['label']!r} under see also with reference")
+    for ref, row in book.rows.items():
+        if ref not in book.sections:
+            raise SiteError(f"The coverage ledger has a row for {ref}, which has no page in the {book.document} rules.")
+    for ref in book.sections:
+        if ref not in book.rows:
+            raise SiteError(f"Section {ref} has no row in the coverage ledger.")
+    for entry in book.restorations:
+        need(entry["ref"], f"Restoration {entry['id']!r} names")
+        if entry["ref"] not in book.sections:
+            raise SiteError(f"Restoration {entry['id']!r} names chapter {entry['ref']}; restorations belong to a section.")
+    for entry in book.interpretations:
+        for ref in entry["refs"]:
+            need(ref, f"Interpretation {entry['id']!r} names")
+    for entry in book.examples:
+        need(entry["ref"], f"Example {entry['id']!r} ({entry.get('file', '?')}) names")
+    for check in book.checks():
+        for ref in check.get("refs") or []:
+            need(ref, f"Check {check.get('id')!r} in {book.results_file} names")
+
+
+# ---------------------------------------------------------------------------
+# Text: Markdown escaping, titles, citations.
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#|>])")
+_LINE_START = re.compile(r"^(\d+)\.(?=\s)|^([+\-=])")
+_CITATION_GROUP = re.compile(r"\(([^()]*)\)")
+_SECTION_CITATION = re.compile(r"(?<![\d.])\d\d\.\d\d(?![\d.])")
+_CHAPTER_CITATION = re.compile(r"\d\d")
+MARK_START, MARK_END = "\ue000", "\ue001"  # around restored characters until they become HTML
+
+_SMALL_WORDS = frozenset("a an and as at but by for from in into nor of on or the to vs with".split())
+_KEEP = {"CP": "CP", "OC": "OC", "BS": "BS", "WS": "WS", "FAQ": "FAQ", "FAQS": "FAQs"}
+
+
+def escape(text: str) -> str:
+    """Plain text as Markdown that renders exactly as written."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;")
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def escape_line_start(markdown: str) -> str:
+    """Stop a paragraph such as "1. Select Unit" or "+1CP" from turning into a list."""
+    return _LINE_START.sub(lambda m: f"{m.group(1)}\\." if m.group(1) else f"\\{m.group(2)}", markdown, count=1)
+
+
+def code_span(text: str) -> str:
+    """Inline code that survives backticks in the text."""
+    run = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (run + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fence(text: str) -> str:
+    """A code fence longer than any backtick run in the code."""
+    return "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+
+
+def readable_title(title: str) -> str:
+    """Title case for a heading the book prints in capitals; bracketed ability names stay as printed."""
+    if title != title.upper():
+        return title
+    words = []
+    first = True
+    for part in re.split(r"(\[[^\]]*\]|\s+)", title):
+        if not part or part.isspace() or part.startswith("["):
+            words.append(part)
+            first = first and not part.startswith("[")
+            continue
+        core = part.strip(",.:;!?")
+        if core in _KEEP:
+            words.append(part.replace(core, _KEEP[core]))
+        elif any(ch.isdigit() for ch in part):
+            words.append(part)
+        elif not first and core.lower() in _SMALL_WORDS:
+            words.append(part.lower())
+        else:
+            words.append(part.capitalize())  # "BATTLE-SHOCK" -> "Battle-shock", as the book writes it
+        first = False
+    return "".join(words)
+
+
+def citations(text: str) -> list[tuple[int, int, str]]:
+    """Spans of the references cited in parentheses: "(06.03)", "(e.g. modes, 12.08)", "Moving (03)"."""
+    spans = []
+    for group in _CITATION_GROUP.finditer(text):
+        inner = group.group(1)
+        if _CHAPTER_CITATION.fullmatch(inner):
+            spans.append((group.start(1), group.end(1), inner))
+            continue
+        for ref in _SECTION_CITATION.finditer(inner):
+            spans.append((group.start(1) + ref.start(), group.start(1) + ref.end(), ref.group(0)))
+    return spans
+
+
+def mark_restoration(find: str, restore: str) -> str:
+    """The restored line with the restored characters between MARK_START and MARK_END, cell by cell."""
+    old_cells, new_cells = find.split(" | "), restore.split(" | ")
+    if len(old_cells) != len(new_cells):
+        old_cells = [""] * len(new_cells)  # the row changed shape: mark every cell
+    return " | ".join(_mark(old, new) for old, new in zip(old_cells, new_cells))
+
+
+def _mark(old: str, new: str) -> str:
+    if old == new:
+        return new
+    prefix = len(os.path.commonprefix([old, new]))
+    suffix = len(os.path.commonprefix([old[prefix:][::-1], new[prefix:][::-1]]))
+    end = len(new) - suffix
+    return new[:prefix] + MARK_START + new[prefix:end] + MARK_END + new[end:]
+
+
+def _subheading(line: str) -> bool:
+    return line == line.upper() and any(ch.isalpha() for ch in line) and len(line) <= 60
+
+
+def _line_kind(line: str) -> str:
+    if " | " in line:
+        return "table"
+    if line.startswith("- "):
+        return "bullet"
+    return "subheading" if _subheading(line) else "paragraph"
+
+
+def _table(rows: list[str]) -> str:
+    """Rows of "cell | cell" as a Markdown table; the header row stays empty (the CSS hides it)."""
+    width = max(len(row) for row in rows)
+    lines = ["|" + " |" * width, "|" + " --- |" * width]
+    for index, cells in enumerate(rows):
+        pad = [""] * (width - len(cells))
+        # A short first row is a column header missing its corner cell.
+        cells = pad + cells if index == 0 and pad and len(rows) > 1 else cells + pad
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Pages
+
+
+class Page:
+    """A page being written: links from it are relative to its path and name the page if they dangle."""
+
+    def __init__(self, book: Book, path: str, name: str) -> None:
+        self.book = book
+        self.path = path
+        self.name = name
+        self.footnotes: list[str] = []
+
+    def href(self, target: str, anchor: str = "") -> str:
+        rel = posixpath.relpath(target, posixpath.dirname(self.path) or ".")
+        return f"{rel}#{anchor}" if anchor else rel
+
+    def link(self, ref: str, label: str | None = None) -> str:
+        """A Markdown link to a reference's page (label defaults to "05.02 Wound Rolls")."""
+        target = self.book.page_path(str(ref))
+        if target is None:
+            raise SiteError(f"The {self.name} page links to {ref}, which has no page in the {self.book.document} rules.")
+        return f"[{escape(self.book.label(ref) if label is None else label)}]({self.href(target)})"
+
+    def inline(self, text: str) -> str:
+        """One line of text, escaped, with its citations linked."""
+        out, position = [], 0
+        for start, end, ref in citations(text):
+            out.append(escape(text[position:start]))
+            out.append(self.link(ref, text[start:end]))
+            position = end
+        out.append(escape(text[position:]))
+        return "".join(out)
+
+    def text(self, text: str, restorations: list[dict] | None = None) -> str:
+        """Rule text as Markdown blocks: paragraphs, lists, tables; restored glyphs marked with a footnote."""
+        pending = list(restorations or [])  # each restoration marks the first unmarked line it finds
+        blocks = []
+        for paragraph in (text or "").split("\n\n"):
+            lines = [line.strip() for line in paragraph.split("\n") if line.strip()]
+            for kind, group in itertools.groupby(lines, key=_line_kind):
+                shown = [self._restore(line, pending) for line in group]
+                if kind == "table":
+                    blocks.append(_table([[self.inline(cell) for cell in line.split(" | ")] for line in shown]))
+                elif kind == "bullet":
+                    blocks.append("\n".join("- " + escape_line_start(self.inline(line[2:])) for line in shown))
+                elif kind == "subheading":
+                    blocks.extend(f"**{self.inline(line)}**" for line in shown)
+                else:
+                    blocks.extend(escape_line_start(self.inline(line)) for line in shown)
+        if pending:
+            entry = pending[0]
+            raise SiteError(f"Restoration {entry['id']!r} for {entry['ref']} finds no line "
+                            f"{entry['find']!r} in the section text.")
+        return "\n\n".join(self._markers(block) for block in blocks)
+
+    def _restore(self, line: str, pending: list[dict]) -> str:
+        for index, entry in enumerate(pending):
+            if entry["find"] == line:
+                del pending[index]
+                self.footnotes.append(entry["id"])
+                marked = mark_restoration(entry["find"], entry["restore"])
+                return marked.replace(MARK_END, f"{MARK_END}\ue002{entry['id']}\ue003", 1)
+        return line
+
+    @staticmethod
+    def _markers(block: str) -> str:
+        block = block.replace(MARK_START, '<ins class="restored" title="Restored: not legible in the document">')
+        block = block.replace(MARK_END, "</ins>")
+        return re.sub("\ue002(.*?)\ue003", lambda m: f"[^{footnote_label(m.group(1))}]", block)
+
+
+def footnote_label(restoration_id: str) -> str:
+    return "restored-" + re.sub(r"[^A-Za-z0-9_-]", "-", restoration_id)
+
+
+def url_of(path: str) -> str:
+    """The site URL of a Markdown file (directory URLs, as MkDocs writes them)."""
+    stem = path[:-3]
+    if stem == "index":
+        return ""
+    return stem[: -len("index")] if stem.endswith("/index") else stem + "/"
+
+
+def code_path(file: str) -> str | None:
+    """The code page of a rule module, or None when the module is not a file of the repository."""
+    if not file.endswith(".py") or Path(file).is_absolute() or not (REPO_ROOT / file).is_file():
+        return None
+    return f"code/{file[:-3]}.md"
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["md"] = escape
+    env.filters["code"] = code_span
+    env.filters["readable"] = readable_title
+    env.filters["quote_title"] = lambda text: escape(text).replace('"', "&quot;")
+    env.filters["json"] = lambda value: json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return env
+
+
+# ---------------------------------------------------------------------------
+# Views: the data each template needs, with links already made relative.
+
+NOTE_KINDS = {
+    "note": ("note", "Note"),
+    "figure": ("abstract", "Figure"),
+    "designers_note": ("quote", "Designer's note"),
+    "example": ("example", "Example"),
+}
+SOURCE_KINDS = {"text": "rule text", "figure": "figure", "note": "note",
+                "designers_note": "designer's note", "example": "printed example"}
+
+
+def note_views(page: Page, notes: list[dict]) -> list[dict]:
+    views = []
+    for note in notes:
+        admonition, kind_label = NOTE_KINDS.get(note.get("kind"), ("note", "Note"))
+        title = readable_title(note.get("title") or "")
+        heading = kind_label if not title or title.lower() == kind_label.lower() else f"{kind_label}: {title}"
+        if note.get("line"):
+            heading += f" (line {note['line']})"
+        body = page.text(note.get("text") or "") or "*The book prints a diagram here; it has no caption text.*"
+        views.append({"admonition": admonition, "title": heading, "body": body})
+    return views
+
+
+def evidence_view(book: Book, evidence: dict) -> dict:
+    document = evidence.get("document", "")
+    name = "the Core Rules" if document == book.provenance.get("original_name") else document
+    return {"document": name, "file": document, "line": evidence.get("line"), "quote": evidence.get("quote", "")}
+
+
+def interpretation_views(page: Page, entries: list[dict]) -> list[dict]:
+    views = []
+    for entry in entries:
+        views.append({
+            "id": entry["id"],
+            "refs": [page.link(ref) for ref in page.book.sort_refs(entry["refs"])],
+            "question": page.inline(entry["question"]),
+            "readings": [{"id": r["id"], "text": page.inline(r.get("text", "")), "chosen": r["id"] == entry["chosen"]}
+                         for r in entry["readings"]],
+            "evidence": [evidence_view(page.book, e) for e in entry.get("evidence") or []],
+            "consequence": page.inline(entry.get("consequence") or ""),
+        })
+    return views
+
+
+def check_view(page: Page, check: dict) -> dict:
+    return {
+        "id": check.get("id", "?"),
+        "kind": check.get("kind", "check"),
+        "name": page.inline(check.get("name", "")),
+        "status": check.get("status", "error"),
+        "detail": page.inline(check.get("detail") or ""),
+        "refs": [page.link(ref, ref) for ref in page.book.sort_refs(check.get("refs") or [])],
+        "rows": [escape(str(row)) for row in check.get("rows") or []],
+        "overrides": [[escape(str(label)) for label in pair] for pair in check.get("overrides") or []],
+        "expected": check.get("expected"),
+        "actual": check.get("actual"),
+        "has_actual": "actual" in check and check.get("status") != "passed",
+    }
+
+
+def example_view(page: Page, example: dict, checks: dict[str, dict]) -> dict:
+    source = example.get("source") or {}
+    where = [SOURCE_KINDS.get(source.get("kind"), str(source.get("kind", "source")))]
+    if source.get("title"):
+        where.append(escape(readable_title(source["title"])))
+    if source.get("line"):
+        where.append(f"line {source['line']}")
+    check = checks.get(f"example:{example['id']}")
+    return {
+        "id": example["id"],
+        "name": page.inline(example["name"]),
+        "source": ", ".join(where),
+        "call": example["call"],
+        "args": example.get("args") or {},
+        "expect": example["expect"],
+        "file": example.get("file", ""),
+        "check": check_view(page, check) if check else None,
+    }
+
+
+def function_views(page: Page, functions: list[registry.RuleFunction]) -> list[dict]:
+    views = []
+    for function in functions:
+        try:
+            source = inspect.getsource(inspect.unwrap(function.function))
+        except (OSError, TypeError):
+            source = ""
+        target = code_path(function.file)
+        where = f"{function.file}:{function.line}"
+        views.append({
+            "qualname": function.qualname,
+            "where": where,
+            "link": f"[{escape(where)}]({page.href(target, CODE_LINE_ANCHOR.format(line=function.line))})"
+                    if target else escape(where),
+            "summary": page.inline((function.doc or "").split("\n\n")[0].replace("\n", " ")),
+            "source": source.rstrip("\n"),
+            "fence": fence(source),
+            "line": max(function.line, 1),
+        })
+    return views
+
+
+def status_view(row: dict) -> dict:
+    return {"status": row["status"], "reason": row["reason"], "functions": len(row["functions"]),
+            "examples": row["examples"]}
+
+
+def cited_by(book: Book) -> dict[str, list[tuple[str, str]]]:
+    """Backlinks: for each reference, the sections whose citations or see-also entries point at it."""
+    back: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for ref, section in book.sections.items():
+        for cited in section.get("cites") or []:
+            back[str(cited)][ref].add("cites it")
+        for entry in section.get("see_also") or []:
+            if entry.get("ref"):
+                back[str(entry["ref"])][ref].add("lists it under see also")
+    return {target: [(ref, " and ".join(sorted(how))) for ref, how in sorted(sources.items(), key=lambda kv: book.order[kv[0]])]
+            for target, sources in back.items()}
+
+
+def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | None, following: str | None,
+                 backlinks: dict, checks_by_id: dict[str, dict], code_pages: set[str]) -> tuple[str, str]:
+    section = book.sections[ref]
+    path = book.page_path(ref)
+    page = Page(book, path, f"section {ref}")
+    restorations = [r for r in book.restorations if r["ref"] == ref]
+    text = page.text(section["text"], restorations)
+    examples = [example_view(page, e, checks_by_id) for e in book.examples if e["ref"] == ref]
+    shown = {f"example:{e['id']}" for e in examples}
+    chapter = section["chapter"]["number"]
+    context = {
+        "page": page,
+        "book": book,
+        "ref": ref,
+        "heading": book.label(ref),
+        "printed_title": section["title"],
+        "chapter": page.link(chapter),
+        "line": section.get("line"),
+        "row": status_view(book.rows[ref]),
+        "reason": page.inline(book.rows[ref]["reason"]),
+        "text": text,
+        "faq": section.get("faq"),
+        "restorations": [{"id": r["id"], "label": footnote_label(r["id"]), "find": r["find"], "restore": r["restore"],
+                          "evidence": [evidence_view(book, e) for e in r.get("evidence") or []],
+                          "reasoning": page.inline(" ".join(str(r.get("reasoning") or "").split()))}
+                         for r in restorations],
+        "other_printings": [{"line": p.get("line"), "text": page.text(p.get("text") or "")}
+                            for p in section.get("other_printings") or []],
+        "interpretations": interpretation_views(page, [i for i in book.interpretations if ref in i["refs"]]),
+        "notes": note_views(page, section.get("notes") or []),
+        "functions": function_views(page, book.functions.get(ref, [])),
+        "examples": examples,
+        "results_run": book.results is not None,
+        "checks": [check_view(page, c) for c in book.checks() if ref in (c.get("refs") or []) and c.get("id") not in shown],
+        "see_also": [{"label": escape(e["label"]), "link": page.link(e["ref"], e["label"]) if e.get("ref") else None,
+                      "ref": e.get("ref"), "missing": bool(e.get("missing_source")), "app": bool(e.get("app"))}
+                     for e in section.get("see_also") or []],
+        "cited_by": [(page.link(source), how) for source, how in backlinks.get(ref, [])],
+        "previous": page.link(previous) if previous else None,
+        "next": page.link(following) if following else None,
+    }
+    return path, env.get_template("section.md.j2").render(context)
+
+
+def chapter_page(book: Book, env: jinja2.Environment, index: int, backlinks: dict) -> tuple[str, str]:
+    chapter = book.chapters[index]
+    number = chapter["number"]
+    path = book.page_path(number)
+    page = Page(book, path, f"chapter {number}")
+    rows = [book.rows[ref] for ref in chapter["refs"]]
+    context = {
+        "page": page,
+        "heading": book.label(number),
+        "number": number,
+        "intro": page.text(chapter["intro"]),
+        "notes": note_views(page, chapter["notes"]),
+        "summary": coverage.summary(rows),
+        "sections": [{"link": page.link(row["ref"], row["ref"] if number != "appendix" else None),
+                      "title": escape(readable_title(row["title"])), "row": status_view(row)} for row in rows],
+        "interpretations": interpretation_views(page, [i for i in book.interpretations if number in i["refs"]]),
+        "cited_by": [(page.link(source), how) for source, how in backlinks.get(number, [])],
+        "previous": page.link(book.chapters[index - 1]["number"]) if index > 0 else None,
+        "next": page.link(book.chapters[index + 1]["number"]) if index + 1 < len(book.chapters) else None,
+    }
+    return path, env.get_template("chapter.md.j2").render(context)
+
+
+def code_page(book: Book, env: jinja2.Environment, file: str) -> tuple[str, str]:
+    path = code_path(file)
+    page = Page(book, path, f"code {file}")
+    source = (REPO_ROOT / file).read_text(encoding="utf-8")
+    functions = sorted({(f.line, f.qualname, ref) for ref, fs in book.functions.items() for f in fs if f.file == file})
+    context = {
+        "file": file,
+        "functions": [{"line": line, "anchor": CODE_LINE_ANCHOR.format(line=line), "name": qualname.rpartition(".")[2],
+                       "section": page.link(ref)} for line, qualname, ref in functions],
+        "source": source.rstrip("\n"),
+        "fence": fence(source),
+    }
+    return path, env.get_template("code.md.j2").render(context)
+
+
+def summary_counts(book: Book) -> dict:
+    summary = coverage.summary(list(book.rows.values()))
+    checks = book.checks()
+    statuses = sorted({c.get("status", "error") for c in checks})
+    return {"coverage": summary, "checks": {s: sum(1 for c in checks if c.get("status", "error") == s) for s in statuses},
+            "checks_total": len(checks)}
+
+
+def home_page(book: Book, env: jinja2.Environment, code_files: list[str]) -> tuple[str, str]:
+    page = Page(book, "index.md", "home")
+    context = {
+        "provenance": book.provenance,
+        "document": book.document,
+        "counts": summary_counts(book),
+        "results_run": book.results is not None,
+        "chapters": [{"link": page.link(c["number"]), "summary": coverage.summary([book.rows[r] for r in c["refs"]])}
+                     for c in book.chapters],
+        "interpretations": len(book.interpretations),
+        "restorations": len(book.restorations),
+        "examples": len(book.examples),
+        "code_files": [{"file": f, "href": page.href(code_path(f))} for f in code_files],
+    }
+    return "index.md", env.get_template("home.md.j2").render(context)
+
+
+def ledger_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
+    page = Page(book, "ledger.md", "coverage ledger")
+    rows = [{"link": page.link(ref, ref if not ref.startswith("appendix/") else "appendix"),
+             "title": escape(readable_title(book.rows[ref]["title"])), "chapter": book.rows[ref]["chapter"],
+             "row": status_view(book.rows[ref]), "reason": page.inline(book.rows[ref]["reason"])}
+            for ref in book.sections]
+    return "ledger.md", env.get_template("ledger.md.j2").render(
+        {"rows": rows, "summary": coverage.summary(list(book.rows.values()))})
+
+
+def results_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
+    page = Page(book, "results.md", "results")
+    checks = [check_view(page, c) for c in sorted(book.checks(), key=lambda c: str(c.get("id")))]
+    return "results.md", env.get_template("results.md.j2").render(
+        {"run": book.results is not None, "checks": checks, "counts": summary_counts(book)["checks"],
+         "document": book.document})
+
+
+def interpretations_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
+    page = Page(book, "interpretations.md", "interpretations")
+    entries = sorted(book.interpretations, key=lambda i: (min(book.order.get(r, 10**6) for r in i["refs"]) if i["refs"] else 0, i["id"]))
+    return "interpretations.md", env.get_template("interpretations.md.j2").render(
+        {"interpretations": interpretation_views(page, entries)})
+
+
+def source_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
+    page = Page(book, "source.md", "source report")
+    report = book.report
+    by_line = {(r["ref"], r["find"]): r for r in book.restorations}
+    glyphs = []
+    for glyph in report.get("lost_glyphs") or []:
+        restoration = by_line.get((glyph["ref"], glyph["text"]))
+        glyphs.append({"link": page.link(glyph["ref"], glyph["ref"]), "text": glyph["text"],
+                       "restore": restoration["restore"] if restoration else None,
+                       "id": restoration["id"] if restoration else None})
+    context = {
+        "provenance": book.provenance,
+        "report": report,
+        "duplicates": [{"link": page.link(d["ref"]), "lines": d.get("lines") or [], "primary": d.get("primary_line"),
+                        "identical": d.get("identical_text")} for d in report.get("duplicates") or []],
+        "undefined": [{"ref": u.get("ref"), "cited_by": [page.link(r, r) for r in _as_list(u.get("cited_by"))]}
+                      for u in report.get("undefined_citations") or []],
+        "missing": [{"label": escape(m["label"]), "cited_by": [page.link(r, r) for r in book.sort_refs(_as_list(m.get("cited_by")))]}
+                    for m in report.get("missing_sources") or []],
+        "glyphs": glyphs,
+    }
+    return "source.md", env.get_template("source.md.j2").render(context)
+
+
+def _as_list(value: Any) -> list:
+    return [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+# ---------------------------------------------------------------------------
+# Assembling, writing, MkDocs
+
+
+def render(book: Book) -> dict[str, str]:
+    """Every page, by path under docs/, rendered in memory."""
+    env = environment()
+    backlinks = cited_by(book)
+    checks_by_id = {str(c.get("id")): c for c in book.checks()}
+    code_files = sorted({f.file for fs in book.functions.values() for f in fs if code_path(f.file)})
+    pages: dict[str, str] = {}
+    refs = list(book.sections)
+    for index, ref in enumerate(refs):
+        previous = refs[index - 1] if index > 0 else None
+        following = refs[index + 1] if index + 1 < len(refs) else None
+        path, text = section_page(book, env, ref, previous, following, backlinks, checks_by_id, set(code_files))
+        pages[path] = text
+    for index in range(len(book.chapters)):
+        path, text = chapter_page(book, env, index, backlinks)
+        pages[path] = text
+    for file in code_files:
+        path, text = code_page(book, env, file)
+        pages[path] = text
+    for make in (ledger_page, results_page, interpretations_page, source_page):
+        path, text = make(book, env)
+        pages[path] = text
+    path, text = home_page(book, env, code_files)
+    pages[path] = text
+    pages = {path: text.rstrip("\n") + "\n" for path, text in pages.items()}
+    pages["index.json"] = json.dumps(index_data(book, code_files), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    pages[STYLESHEET] = (TEMPLATES / "rules40k.css").read_text(encoding="utf-8")
+    return pages
+
+
+def nav(book: Book, code_files: list[str]) -> list:
+    """The MkDocs nav: chapters in book order, each with its sections, then the reference pages."""
+    chapters = []
+    for chapter in book.chapters:
+        entries = [{"Overview": book.page_path(chapter["number"])}]
+        entries += [{book.label(ref): book.page_path(ref)} for ref in chapter["refs"]]
+        chapters.append({book.label(chapter["number"]): entries})
+    return [
+        {"Home": "index.md"},
+        {"Chapters": chapters},
+        {"Coverage ledger": "ledger.md"},
+        {"Check results": "results.md"},
+        {"Interpretations": "interpretations.md"},
+        {"Source report": "source.md"},
+        {"Code": [{file: code_path(file)} for file in code_files]} if code_files else {"Code": []},
+    ]
+
+
+def index_data(book: Book, code_files: list[str]) -> dict:
+    """build/docs/index.json: every page with its reference, title, status and URL."""
+    pages = [{"kind": "page", "ref": None, "title": title, "status": None, "path": path, "url": url_of(path)}
+             for path, title in (("index.md", "Home"), ("ledger.md", "Coverage ledger"), ("results.md", "Check results"),
+                                 ("interpretations.md", "Interpretations"), ("source.md", "Source report"))]
+    for chapter in book.chapters:
+        statuses = {book.rows[ref]["status"] for ref in chapter["refs"]}
+        path = book.page_path(chapter["number"])
+        pages.append({"kind": "chapter", "ref": chapter["number"], "title": book.label(chapter["number"]),
+                      "status": statuses.pop() if len(statuses) == 1 else "mixed", "path": path, "url": url_of(path)})
+    for ref, section in book.sections.items():
+        path = book.page_path(ref)
+        pages.append({"kind": "appendix" if ref.startswith("appendix/") else "section", "ref": ref,
+                      "title": book.label(ref), "printed_title": section["title"],
+                      "chapter": section["chapter"]["number"], "status": book.rows[ref]["status"],
+                      "path": path, "url": url_of(path)})
+    for file in code_files:
+        path = code_path(file)
+        pages.append({"kind": "code", "ref": None, "title": file, "status": None, "path": path, "url": url_of(path)})
+    return {"document": book.document, "pages": pages}
+
+
+def write_docs(build: Path, pages: dict[str, str]) -> Path:
+    """Write the pages to a temporary folder, then move it to build/docs in one step."""
+    docs = build / "docs"
+    tmp = Path(tempfile.mkdtemp(prefix=".docs-", dir=build))
+    try:
+        for path in sorted(pages):
+            target = tmp / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(pages[path], encoding="utf-8", newline="\n")
+        tmp.rename(docs)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return docs
+
+
+def write_config(build: Path, nav_entries: list) -> Path:
+    """build/mkdocs.yml: INHERITs the repository's mkdocs.yml and adds what only this build knows."""
+    try:
+        parent = os.path.relpath(MKDOCS_CONFIG, build.resolve())
+    except ValueError:  # another drive on Windows
+        parent = str(MKDOCS_CONFIG)
+    config = {"INHERIT": Path(parent).as_posix(), "docs_dir": "docs", "site_dir": "site", "nav": nav_entries}
+    text = ("# Written by rules40k_site.generate for this build; edit the repository's mkdocs.yml instead.\n"
+            + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=1000))
+    path = build / "mkdocs.yml"
+    tmp = path.with_suffix(".yml.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def mkdocs_build(config: Path) -> Path:
+    """``mkdocs build --strict``: a broken link or page left out of the nav fails the build."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config)]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=config.parent)
+    if result.returncode != 0:
+        output = (result.stderr + result.stdout).splitlines()
+        problems = [line.strip() for line in output if line.lstrip().startswith(("WARNING", "ERROR"))]
+        problems = problems or [line.strip() for line in output[-5:] if line.strip()]
+        raise SiteError(f"mkdocs build --strict failed for {config}: " + " | ".join(problems))
+    return config.parent / "site"
+
+
+def build(build: Path, document: str = "core", run_mkdocs: bool = True) -> Path:
+    """Write build/docs (Markdown pages and index.json), then build/site with MkDocs.
+
+    Returns build/site, or build/docs when ``run_mkdocs`` is false.
+    """
+    build = Path(build)
+    build.mkdir(parents=True, exist_ok=True)
+    for stale in [build / "docs", *build.glob(".docs-*")]:
+        if stale.is_dir():
+            shutil.rmtree(stale)
+    book = load(document, build)
+    check_references(book)
+    pages = render(book)
+    docs = write_docs(build, pages)
+    code_files = sorted({f.file for fs in book.functions.values() for f in fs if code_path(f.file)})
+    config = write_config(build, nav(book, code_files))
+    if not run_mkdocs:
+        return docs
+    return mkdocs_build(config)

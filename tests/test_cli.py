@@ -1,0 +1,164 @@
+"""The ``rules40k`` command line, called in-process (plus one run of the installed script)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules import spec as spec_access
+from rules40k.cli import main
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, ANSI.sub("", out), ANSI.sub("", err)
+
+
+def assert_one_line_error(err: str, verb: str) -> str:
+    lines = err.strip().split("\n")
+    assert len(lines) == 1 and err.strip(), f"expected one line on stderr, got {err!r}"
+    assert lines[0].startswith(f"rules40k {verb}: "), lines[0]
+    return lines[0]
+
+
+# --------------------------------------------------------------------------
+# coverage
+# --------------------------------------------------------------------------
+
+
+def test_coverage_json(capsys):
+    code, out, err = run(capsys, "coverage", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    known = spec_access.sections("core")
+    appendix = [ref for ref in known if ref.startswith("appendix/")]
+    assert len(rows) == 156 + len(appendix)
+    assert [r["ref"] for r in rows] == sorted(r for r in known if not r.startswith("appendix/")) + sorted(appendix)
+    for row in rows:
+        assert isinstance(row["ref"], str) and isinstance(row["title"], str) and row["title"]
+        assert row["status"] in {"encoded", "inert", "deferred"}, f"{row['ref']} is {row['status']}"
+        assert isinstance(row["functions"], list)
+        assert all(isinstance(f, str) and f.startswith("rules.") and "." in f for f in row["functions"])
+        assert isinstance(row["examples"], int) and not isinstance(row["examples"], bool)
+        if row["status"] == "encoded":
+            assert row["functions"]
+        else:
+            assert row["reason"].strip(), f"{row['ref']} is {row['status']} without a reason"
+    early = [r for r in rows if r["ref"][:2] in {"01", "02", "03"}]
+    assert len(early) == 7 + 7 + 4
+    assert all(r["status"] == "encoded" for r in early), [r["ref"] for r in early if r["status"] != "encoded"]
+
+
+# --------------------------------------------------------------------------
+# show
+# --------------------------------------------------------------------------
+
+
+def test_show_prints_title_text_and_function_location(capsys):
+    from rules.core import moving
+
+    code, out, err = run(capsys, "show", "03.03")
+    assert code == 0, err
+    section = spec_access.sections("core")["03.03"]
+    assert "COHERENCY" in out and section["title"] in out
+    assert section["text"] in out
+    function = inspect.unwrap(moving.in_coherency)
+    line = inspect.getsourcelines(function)[1]
+    assert "rules.core.moving.in_coherency" in out
+    assert f"rules/core/moving.py:{line}" in out
+
+
+def test_show_json(capsys):
+    code, out, err = run(capsys, "show", "05.02", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    section = spec_access.sections("core")["05.02"]
+    assert data["ref"] == "05.02"
+    assert data["title"] == section["title"]
+    assert data["text"] == section["text"]
+    assert data["cites"] == section["cites"]
+    assert data["status"] in {"encoded", "inert", "deferred"}
+
+
+@pytest.mark.parametrize("ref", ["99.99", "nonsense"])
+def test_show_unknown_reference(capsys, ref):
+    code, out, err = run(capsys, "show", ref)
+    assert code == 2
+    assert out == ""
+    assert repr(ref) in assert_one_line_error(err, "show")
+
+
+# --------------------------------------------------------------------------
+# ingest
+# --------------------------------------------------------------------------
+
+
+def test_ingest_truncated_document_exits_2_and_writes_nothing(capsys, tmp_path, spec_root, truncated_document, snapshot):
+    before = snapshot(spec_root)
+    code, out, err = run(capsys, "ingest", str(truncated_document), "--document", "core", "--spec", str(spec_root))
+    assert code == 2
+    assert str(truncated_document) in assert_one_line_error(err, "ingest")
+    assert snapshot(spec_root) == before
+    assert not list(spec_root.rglob(".ingest-*"))
+
+
+# --------------------------------------------------------------------------
+# verify
+# --------------------------------------------------------------------------
+
+
+def test_verify_writes_results(capsys, tmp_path):
+    output = tmp_path / "results.json"
+    code, out, err = run(capsys, "verify", "--output", str(output))
+    assert code == 0, out + err
+    results = json.loads(output.read_text(encoding="utf-8"))
+    assert results["document"] == "core"
+    assert results["checks"]
+    failed = [c["id"] for c in results["checks"] if c["status"] != "passed"]
+    assert failed == []
+    assert results["summary"] == {"passed": len(results["checks"])}
+    assert str(output) in out
+
+
+def test_verify_one_ref(capsys, tmp_path):
+    output = tmp_path / "results.json"
+    code, out, err = run(capsys, "verify", "--ref", "03.03", "--output", str(output))
+    assert code == 0, out + err
+    checks = json.loads(output.read_text(encoding="utf-8"))["checks"]
+    assert checks
+    assert all("03.03" in c["refs"] for c in checks), [c["id"] for c in checks if "03.03" not in c["refs"]]
+
+
+def test_verify_unknown_ref(capsys, tmp_path):
+    output = tmp_path / "results.json"
+    code, out, err = run(capsys, "verify", "--ref", "99.99", "--output", str(output))
+    assert code == 2
+    assert "'99.99'" in assert_one_line_error(err, "verify")
+    assert not output.exists()
+
+
+# --------------------------------------------------------------------------
+# the installed console script
+# --------------------------------------------------------------------------
+
+
+def test_console_script_help(tmp_path):
+    script = Path(sys.executable).parent / "rules40k"
+    command = str(script) if script.exists() else shutil.which("rules40k")
+    if command is None:
+        pytest.skip("the rules40k console script is not installed (pip install -e .)")
+    result = subprocess.run([command, "--help"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: rules40k")
+    for verb in ("ingest", "show", "coverage", "verify", "site"):
+        assert verb in result.stdout
