@@ -1,4 +1,4 @@
-"""Shared fixtures: paths of the repository and throw-away spec roots to ingest into."""
+"""Shared fixtures: throw-away spec roots to ingest into, a truncated document, folder snapshots."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 SPEC = REPO_ROOT / "spec"
 CORE_TXT = SPEC / "sources" / "core.txt"
 ANNOTATIONS = SPEC / "core" / "annotations"
-SEEDS = REPO_ROOT.parent / "shared" / "seeds"
 
 
 def _snapshot(root: Path) -> dict[str, tuple]:

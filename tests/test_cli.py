@@ -103,7 +103,7 @@ def test_show_unknown_reference(capsys, ref):
 # --------------------------------------------------------------------------
 
 
-def test_ingest_truncated_document_exits_2_and_writes_nothing(capsys, tmp_path, spec_root, truncated_document, snapshot):
+def test_ingest_truncated_document_exits_2_and_writes_nothing(capsys, spec_root, truncated_document, snapshot):
     before = snapshot(spec_root)
     code, out, err = run(capsys, "ingest", str(truncated_document), "--document", "core", "--spec", str(spec_root))
     assert code == 2

@@ -65,7 +65,8 @@ def report(ingested: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def chapters(ingested: Path) -> dict[str, dict]:
-    return {c["number"]: c for c in map(yaml.safe_load, map(Path.read_text, spec_access.chapter_files("core", ingested)))}
+    files = spec_access.chapter_files("core", ingested)
+    return {c["number"]: c for c in (yaml.safe_load(f.read_text(encoding="utf-8")) for f in files)}
 
 
 def _all_texts(chapters: dict[str, dict]):
@@ -110,7 +111,7 @@ def test_appendix_entries_and_faqs(sections, report):
     assert report["appendix_entries"] == len(APPENDIX_ENTRIES) + 5
 
 
-def test_ingest_is_deterministic(tmp_path, spec_root, snapshot):
+def test_ingest_is_deterministic(spec_root, snapshot):
     _ingest(CORE_TXT, spec_root)
     first = {k: v[0] for k, v in snapshot(spec_root).items() if v != ("dir",)}
     _ingest(CORE_TXT, spec_root)
@@ -177,7 +178,8 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 @pytest.mark.parametrize("case", sorted(BAD_DOCUMENTS))
-def test_bad_document_raises_and_writes_nothing(case, tmp_path, populated_root, truncated_document, snapshot):
+def test_bad_document_raises_and_writes_nothing(case, tmp_path, populated_root, truncated_document,
+                                                 snapshot):
     document = BAD_DOCUMENTS[case](tmp_path, truncated_document)
     before = snapshot(populated_root)
     with pytest.raises(IngestError) as caught:
