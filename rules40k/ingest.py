@@ -170,8 +170,15 @@ class Layout:
                 raise IngestError(f"{where} ({entry['kind']}) needs a 'ref'")
             if entry["kind"] == "chapter_intro" and not entry.get("chapter"):
                 raise IngestError(f"{where} (chapter_intro) needs a 'chapter'")
-        return cls(path, blocks, data.get("drop") or [], data.get("see_also_groups") or {},
-                   data.get("primary_printing") or {}, data["document"])
+        drops = data.get("drop") or []
+        for index, entry in enumerate(drops, 1):
+            if not isinstance(entry, dict) or ("heading" in entry) == ("start" in entry):
+                raise IngestError(f"{path}: drop entry {index} must have exactly one of 'heading' or 'start'")
+        primary = data.get("primary_printing") or {}
+        for ref, choice in primary.items():
+            if not isinstance(choice, int) or choice < 1:
+                raise IngestError(f"{path}: primary_printing {ref} must be a printing number from 1")
+        return cls(path, blocks, drops, data.get("see_also_groups") or {}, primary, data["document"])
 
 
 def _load_annotation(path: Path) -> Any:
@@ -376,7 +383,7 @@ def citations(text: str) -> list[str]:
 
 
 def parse_see_also(block: Block, groups: dict[str, list[str]], titles: dict[str, str],
-                   appendix_titles: dict[str, str]) -> dict[str, list[dict]]:
+                   appendix_titles: dict[str, str], path: Path) -> dict[str, list[dict]]:
     """See-also items, keyed by the section they belong to."""
     result: dict[str, list[dict]] = {}
     target = [block.target]
@@ -392,8 +399,8 @@ def parse_see_also(block: Block, groups: dict[str, list[str]], titles: dict[str,
                 matches = [ref for ref, title in titles.items()
                            if title == key and (ref[:2] == block.target[:2] or ref.startswith("appendix/"))]
                 if not matches:
-                    raise IngestError(f"line {line.number}: SEE ALSO group {text!r} names no section; "
-                                      "add it to see_also_groups in the layout")
+                    raise IngestError(f"{path}: line {line.number}: SEE ALSO group {text!r} names no section; "
+                                      "add it to see_also_groups in layout.yaml")
                 target = matches
             continue
         item = _SEE_ALSO_ITEM.match(text)
@@ -458,6 +465,9 @@ def build(lines: list[Line], layout: Layout, path: Path) -> dict:
     duplicates = []
     for ref, found in sorted(printings.items()):
         choice = layout.primary_printing.get(ref, len(found))
+        if choice > len(found):
+            raise IngestError(f"{layout.path}: primary_printing {ref} asks for printing {choice}, "
+                              f"but {path} prints {ref} {len(found)} time(s)")
         primary[ref] = found[choice - 1]
         if len(found) > 1:
             texts = {" ".join(split_notes(b.text())[0].split()) for b in found}
@@ -540,7 +550,7 @@ def build(lines: list[Line], layout: Layout, path: Path) -> dict:
     all_titles.update({ref: t for t, ref in appendix_titles.items()})
     groups = {k.upper(): [str(r) for r in v] for k, v in layout.see_also_groups.items()}
     for block in see_also_blocks:
-        for ref, items in parse_see_also(block, groups, all_titles, appendix_titles).items():
+        for ref, items in parse_see_also(block, groups, all_titles, appendix_titles, path).items():
             owner(ref, block)["see_also"].extend(items)
 
     # Citations, and which of them the document does not define.
@@ -614,10 +624,14 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
 
     raw = document.read_bytes()
     meta = dict(layout.document)
+    original_name = document.name
+    kept = spec_root / "sources" / f"{document_name}.yaml"
+    if document.resolve() == (spec_root / "sources" / f"{document_name}.txt").resolve() and kept.exists():
+        original_name = spec_access.load_yaml(kept).get("original_name", original_name)  # re-ingesting the kept copy
     provenance = {
         "document": document_name,
         "file": f"{document_name}.txt",
-        "original_name": document.name,
+        "original_name": original_name,
         "sha256": hashlib.sha256(raw).hexdigest(),
         "title": meta.get("title", ""),
         "edition": meta.get("edition", ""),

@@ -17,6 +17,7 @@ URL scheme (one page per reference): ``05.02/`` a section, ``05/`` a chapter,
 
 from __future__ import annotations
 
+import html
 import inspect
 import itertools
 import json
@@ -280,6 +281,10 @@ def _mark(old: str, new: str) -> str:
     prefix = len(os.path.commonprefix([old, new]))
     suffix = len(os.path.commonprefix([old[prefix:][::-1], new[prefix:][::-1]]))
     end = len(new) - suffix
+    while prefix < end and new[prefix].isspace():  # mark the glyph, not the space before it
+        prefix += 1
+    while end > prefix and new[end - 1].isspace():
+        end -= 1
     return new[:prefix] + MARK_START + new[prefix:end] + MARK_END + new[end:]
 
 
@@ -318,11 +323,21 @@ class Page:
         self.book = book
         self.path = path
         self.name = name
-        self.footnotes: list[str] = []
 
     def href(self, target: str, anchor: str = "") -> str:
         rel = posixpath.relpath(target, posixpath.dirname(self.path) or ".")
         return f"{rel}#{anchor}" if anchor else rel
+
+    def code_link(self, target: str, line: int, label: str) -> str:
+        """A raw HTML link to a line of a code page.
+
+        The line anchors live inside a highlighted block, which MkDocs cannot see when it
+        validates anchors, so these links bypass its check; tests/test_site.py checks them.
+        """
+        here = url_of(self.path).rstrip("/") or "."
+        there = url_of(target)
+        href = "" if there == url_of(self.path) else posixpath.relpath(there.rstrip("/") or ".", here) + "/"
+        return f'<a href="{html.escape(href)}#{CODE_LINE_ANCHOR.format(line=line)}">{html.escape(label)}</a>'
 
     def link(self, ref: str, label: str | None = None) -> str:
         """A Markdown link to a reference's page (label defaults to "05.02 Wound Rolls")."""
@@ -350,7 +365,7 @@ class Page:
             for kind, group in itertools.groupby(lines, key=_line_kind):
                 shown = [self._restore(line, pending) for line in group]
                 if kind == "table":
-                    blocks.append(_table([[self.inline(cell) for cell in line.split(" | ")] for line in shown]))
+                    blocks.append(_table([self._row(line) for line in shown]))
                 elif kind == "bullet":
                     blocks.append("\n".join("- " + escape_line_start(self.inline(line[2:])) for line in shown))
                 elif kind == "subheading":
@@ -363,11 +378,16 @@ class Page:
                             f"{entry['find']!r} in the section text.")
         return "\n\n".join(self._markers(block) for block in blocks)
 
+    def _row(self, line: str) -> list[str]:
+        """Table cells; a row printed all in capitals is a heading row and is shown in bold."""
+        cells = line.split(" | ")
+        bold = all(_subheading(cell) for cell in cells)
+        return [f"**{self.inline(cell)}**" if bold and cell else self.inline(cell) for cell in cells]
+
     def _restore(self, line: str, pending: list[dict]) -> str:
         for index, entry in enumerate(pending):
             if entry["find"] == line:
                 del pending[index]
-                self.footnotes.append(entry["id"])
                 marked = mark_restoration(entry["find"], entry["restore"])
                 return marked.replace(MARK_END, f"{MARK_END}\ue002{entry['id']}\ue003", 1)
         return line
@@ -510,8 +530,7 @@ def function_views(page: Page, functions: list[registry.RuleFunction]) -> list[d
         views.append({
             "qualname": function.qualname,
             "where": where,
-            "link": f"[{escape(where)}]({page.href(target, CODE_LINE_ANCHOR.format(line=function.line))})"
-                    if target else escape(where),
+            "link": page.code_link(target, function.line, where) if target else escape(where),
             "summary": page.inline((function.doc or "").split("\n\n")[0].replace("\n", " ")),
             "source": source.rstrip("\n"),
             "fence": fence(source),
@@ -539,7 +558,7 @@ def cited_by(book: Book) -> dict[str, list[tuple[str, str]]]:
 
 
 def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | None, following: str | None,
-                 backlinks: dict, checks_by_id: dict[str, dict], code_pages: set[str]) -> tuple[str, str]:
+                 backlinks: dict, checks_by_id: dict[str, dict]) -> tuple[str, str]:
     section = book.sections[ref]
     path = book.page_path(ref)
     page = Page(book, path, f"section {ref}")
@@ -595,8 +614,7 @@ def chapter_page(book: Book, env: jinja2.Environment, index: int, backlinks: dic
         "intro": page.text(chapter["intro"]),
         "notes": note_views(page, chapter["notes"]),
         "summary": coverage.summary(rows),
-        "sections": [{"link": page.link(row["ref"], row["ref"] if number != "appendix" else None),
-                      "title": escape(readable_title(row["title"])), "row": status_view(row)} for row in rows],
+        "sections": [{"link": page.link(row["ref"]), "row": status_view(row)} for row in rows],
         "interpretations": interpretation_views(page, [i for i in book.interpretations if number in i["refs"]]),
         "cited_by": [(page.link(source), how) for source, how in backlinks.get(number, [])],
         "previous": page.link(book.chapters[index - 1]["number"]) if index > 0 else None,
@@ -612,7 +630,7 @@ def code_page(book: Book, env: jinja2.Environment, file: str) -> tuple[str, str]
     functions = sorted({(f.line, f.qualname, ref) for ref, fs in book.functions.items() for f in fs if f.file == file})
     context = {
         "file": file,
-        "functions": [{"line": line, "anchor": CODE_LINE_ANCHOR.format(line=line), "name": qualname.rpartition(".")[2],
+        "functions": [{"link": page.code_link(path, line, f"{qualname.rpartition('.')[2]}, line {line}"),
                        "section": page.link(ref)} for line, qualname, ref in functions],
         "source": source.rstrip("\n"),
         "fence": fence(source),
@@ -647,7 +665,7 @@ def home_page(book: Book, env: jinja2.Environment, code_files: list[str]) -> tup
 
 def ledger_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
     page = Page(book, "ledger.md", "coverage ledger")
-    rows = [{"link": page.link(ref, ref if not ref.startswith("appendix/") else "appendix"),
+    rows = [{"link": page.link(ref, ref),
              "title": escape(readable_title(book.rows[ref]["title"])), "chapter": book.rows[ref]["chapter"],
              "row": status_view(book.rows[ref]), "reason": page.inline(book.rows[ref]["reason"])}
             for ref in book.sections]
@@ -713,7 +731,7 @@ def render(book: Book) -> dict[str, str]:
     for index, ref in enumerate(refs):
         previous = refs[index - 1] if index > 0 else None
         following = refs[index + 1] if index + 1 < len(refs) else None
-        path, text = section_page(book, env, ref, previous, following, backlinks, checks_by_id, set(code_files))
+        path, text = section_page(book, env, ref, previous, following, backlinks, checks_by_id)
         pages[path] = text
     for index in range(len(book.chapters)):
         path, text = chapter_page(book, env, index, backlinks)
@@ -746,8 +764,7 @@ def nav(book: Book, code_files: list[str]) -> list:
         {"Check results": "results.md"},
         {"Interpretations": "interpretations.md"},
         {"Source report": "source.md"},
-        {"Code": [{file: code_path(file)} for file in code_files]} if code_files else {"Code": []},
-    ]
+    ] + ([{"Code": [{file: code_path(file)} for file in code_files]}] if code_files else [])
 
 
 def index_data(book: Book, code_files: list[str]) -> dict:
