@@ -720,12 +720,17 @@ def _as_list(value: Any) -> list:
 # Assembling, writing, MkDocs
 
 
+def modules(book: Book) -> list[str]:
+    """The rule modules that get a code page: every repository file holding a rule function."""
+    return sorted({f.file for fs in book.functions.values() for f in fs if code_path(f.file)})
+
+
 def render(book: Book) -> dict[str, str]:
     """Every page, by path under docs/, rendered in memory."""
     env = environment()
     backlinks = cited_by(book)
     checks_by_id = {str(c.get("id")): c for c in book.checks()}
-    code_files = sorted({f.file for fs in book.functions.values() for f in fs if code_path(f.file)})
+    code_files = modules(book)
     pages: dict[str, str] = {}
     refs = list(book.sections)
     for index, ref in enumerate(refs):
@@ -848,8 +853,7 @@ def build(build: Path, document: str = "core", run_mkdocs: bool = True) -> Path:
     check_references(book)
     pages = render(book)
     docs = write_docs(build, pages)
-    code_files = sorted({f.file for fs in book.functions.values() for f in fs if code_path(f.file)})
-    config = write_config(build, nav(book, code_files))
+    config = write_config(build, nav(book, modules(book)))
     if not run_mkdocs:
         return docs
     return mkdocs_build(config)

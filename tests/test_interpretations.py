@@ -62,3 +62,21 @@ def test_interpretation_refs_are_sections():
     sections = spec.sections("core")
     for record in RECORDS.values():
         assert set(record["refs"]) <= set(sections), record["id"]
+
+
+def test_strength_half_the_toughness_needs_a_six():
+    """Under the printed first-match order LESS would shadow HALF; the bands reading gives 6+."""
+    import dataclasses
+
+    from rules import logic
+    from rules.core import attack_sequence
+
+    chosen = attack_sequence.wound_threshold(1, 4)
+    table = attack_sequence.WOUND_THRESHOLD
+    literal_rows = tuple(
+        dataclasses.replace(row, when=(lambda strength, toughness: strength < toughness))
+        if row.label.startswith("Strength is LESS") else row for row in table.rows)
+    literal = dataclasses.replace(table, rows=literal_rows)
+    assert (chosen, literal(strength=1, toughness=4)) == (6, 5)
+    # The literal reading is the finding: its HALF row can never be reached.
+    assert logic.check_table(literal).unreachable == ["Strength is HALF (or less than half) the Toughness: 6+"]

@@ -66,8 +66,8 @@ WOUND_THRESHOLD = DecisionTable(
     name="strength-vs-toughness",
     refs=("05.02",),
     inputs=(Var("strength", 1, 30), Var("toughness", 1, 30)),
-    # Interpretation: strength-vs-toughness-rows-exclusive. Read as first-match in the
-    # printed order, LESS would shadow HALF; the rows are read as exclusive bands.
+    # Read as first-match in the printed order, LESS would shadow HALF (every S at most
+    # half of T is also less than T); the rows are exclusive bands instead.
     rows=(
         Row("Strength is TWICE (or more than twice) the Toughness: 2+",
             lambda strength, toughness: strength >= 2 * toughness, 2),
@@ -84,7 +84,10 @@ WOUND_THRESHOLD = DecisionTable(
 
 @rule("05.02")
 def wound_threshold(strength: Any, toughness: Any) -> Any:
-    """The wound roll an attack needs, from its Strength against the target's Toughness (2+ to 6+)."""
+    """The wound roll an attack needs, from its Strength against the target's Toughness (2+ to 6+).
+
+    Interpretation: strength-vs-toughness-bands (LESS means less than but more than half).
+    """
     return WOUND_THRESHOLD(strength=strength, toughness=toughness)
 
 
