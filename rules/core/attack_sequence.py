@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from rules.logic import And, DecisionTable, Or, Row, Var
+from rules.logic import And, Clamp, DecisionTable, Or, Row, Var
 from rules.registry import rule
 
 
@@ -213,3 +213,24 @@ def wounds_after_damage(remaining: Any, damage: Any) -> Any:
 def save_results_in_resolution_order(results: Sequence[int]) -> list[int]:
     """Save rolls are resolved from the lowest result to the highest."""
     return sorted(results)
+
+
+# Modifiers (the Core Rules leave "Modifying Dice Rolls" and "Characteristic Modifiers" to the app) ---
+
+
+@rule("05.01", "05.02")
+def capped_roll_modifier(total: Any) -> Any:
+    """The sum of all modifiers to a hit or wound roll counts at most +1 and at least -1.
+
+    Interpretation: roll-modifier-cap.
+    """
+    return Clamp(total, -1, 1)
+
+
+@rule("05.01")
+def modified_skill(skill: Any, worsened: Any, improved: Any) -> Any:
+    """An attack's BS/WS after characteristic modifiers: never better than 2+, at worst 7+ (only a critical hit lands).
+
+    Interpretation: skill-characteristic-limits.
+    """
+    return Clamp(skill + worsened - improved, 2, 7)
