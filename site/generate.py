@@ -81,11 +81,11 @@ class Book:
         if ref in self.sections:
             return f"{ref}.md"
         if any(c["number"] == ref for c in self.chapters):
-            return "appendix/index.md" if ref == "appendix" else f"{ref}.md"
+            return f"{ref}/index.md"  # the section index in the nav (navigation.indexes)
         return None
 
     def label(self, ref: str) -> str:
-        """"05.02 Wound Rolls" or "05 Attack Sequence": how a reference is named in lists."""
+        """How a reference is named in links and lists: "05.02 Wound Rolls", "05 Attack Sequence"."""
         if ref in self.sections:
             title = readable_title(self.sections[ref]["title"])
             return title if ref.startswith("appendix/") else f"{ref} {title}"
@@ -124,7 +124,7 @@ def load(document: str, build: Path) -> Book:
             "notes": data.get("notes") or [],
             "refs": [ref for ref, s in sections.items() if s["chapter"]["number"] == number],
         })
-    rows = {row["ref"]: row for row in coverage.ledger(document)}
+    rows = {row["ref"]: row for row in coverage.ledger(document)}  # imports the rule modules too
     functions = {ref: registry.functions_for(ref, document) for ref in sections}
     results_path = build / "results.json"
     results = None
@@ -174,14 +174,16 @@ def check_references(book: Book) -> None:
                 need(entry["ref"], f"Section {ref} lists {entry['label']!r} under see also with reference")
     for ref, row in book.rows.items():
         if ref not in book.sections:
-            raise SiteError(f"The coverage ledger has a row for {ref}, which has no page in the {book.document} rules.")
+            raise SiteError(f"The coverage ledger has a row for {ref}, "
+                            f"which has no page in the {book.document} rules.")
     for ref in book.sections:
         if ref not in book.rows:
             raise SiteError(f"Section {ref} has no row in the coverage ledger.")
     for entry in book.restorations:
         need(entry["ref"], f"Restoration {entry['id']!r} names")
         if entry["ref"] not in book.sections:
-            raise SiteError(f"Restoration {entry['id']!r} names chapter {entry['ref']}; restorations belong to a section.")
+            raise SiteError(f"Restoration {entry['id']!r} names chapter {entry['ref']}; "
+                            "a restoration belongs to a section.")
     for entry in book.interpretations:
         for ref in entry["refs"]:
             need(ref, f"Interpretation {entry['id']!r} names")
@@ -200,7 +202,10 @@ _LINE_START = re.compile(r"^(\d+)\.(?=\s)|^([+\-=])")
 _CITATION_GROUP = re.compile(r"\(([^()]*)\)")
 _SECTION_CITATION = re.compile(r"(?<![\d.])\d\d\.\d\d(?![\d.])")
 _CHAPTER_CITATION = re.compile(r"\d\d")
-MARK_START, MARK_END = "\ue000", "\ue001"  # around restored characters until they become HTML
+# Private-use characters that survive escaping: around restored characters, and around the id of the
+# restoration whose footnote follows them, until _markers turns them into HTML and a footnote reference.
+MARK_START, MARK_END = "\ue000", "\ue001"
+NOTE_START, NOTE_END = "\ue002", "\ue003"
 
 _SMALL_WORDS = frozenset("a an and as at but by for from in into nor of on or the to vs with".split())
 _KEEP = {"CP": "CP", "OC": "OC", "BS": "BS", "WS": "WS", "FAQ": "FAQ", "FAQS": "FAQs"}
@@ -300,7 +305,7 @@ def _line_kind(line: str) -> str:
     return "subheading" if _subheading(line) else "paragraph"
 
 
-def _table(rows: list[str]) -> str:
+def _table(rows: list[list[str]]) -> str:
     """Rows of "cell | cell" as a Markdown table; the header row stays empty (the CSS hides it)."""
     width = max(len(row) for row in rows)
     lines = ["|" + " |" * width, "|" + " --- |" * width]
@@ -343,7 +348,8 @@ class Page:
         """A Markdown link to a reference's page (label defaults to "05.02 Wound Rolls")."""
         target = self.book.page_path(str(ref))
         if target is None:
-            raise SiteError(f"The {self.name} page links to {ref}, which has no page in the {self.book.document} rules.")
+            raise SiteError(f"The {self.name} page links to {ref}, "
+                            f"which has no page in the {self.book.document} rules.")
         return f"[{escape(self.book.label(ref) if label is None else label)}]({self.href(target)})"
 
     def inline(self, text: str) -> str:
@@ -386,17 +392,17 @@ class Page:
 
     def _restore(self, line: str, pending: list[dict]) -> str:
         for index, entry in enumerate(pending):
-            if entry["find"] == line:
+            if entry["find"].strip() == line:
                 del pending[index]
-                marked = mark_restoration(entry["find"], entry["restore"])
-                return marked.replace(MARK_END, f"{MARK_END}\ue002{entry['id']}\ue003", 1)
+                marked = mark_restoration(entry["find"].strip(), entry["restore"].strip())
+                return marked.replace(MARK_END, f"{MARK_END}{NOTE_START}{entry['id']}{NOTE_END}", 1)
         return line
 
     @staticmethod
     def _markers(block: str) -> str:
         block = block.replace(MARK_START, '<ins class="restored" title="Restored: not legible in the document">')
         block = block.replace(MARK_END, "</ins>")
-        return re.sub("\ue002(.*?)\ue003", lambda m: f"[^{footnote_label(m.group(1))}]", block)
+        return re.sub(f"{NOTE_START}(.*?){NOTE_END}", lambda m: f"[^{footnote_label(m.group(1))}]", block)
 
 
 def footnote_label(restoration_id: str) -> str:
@@ -463,7 +469,7 @@ def note_views(page: Page, notes: list[dict]) -> list[dict]:
 
 def evidence_view(book: Book, evidence: dict) -> dict:
     document = evidence.get("document", "")
-    name = "the Core Rules" if document == book.provenance.get("original_name") else document
+    name = book.source_title if document == book.provenance.get("original_name") else document
     return {"document": name, "file": document, "line": evidence.get("line"), "quote": evidence.get("quote", "")}
 
 
@@ -474,8 +480,8 @@ def interpretation_views(page: Page, entries: list[dict]) -> list[dict]:
             "id": entry["id"],
             "refs": [page.link(ref) for ref in page.book.sort_refs(entry["refs"])],
             "question": page.inline(entry["question"]),
-            "readings": [{"id": r["id"], "text": page.inline(r.get("text", "")), "chosen": r["id"] == entry["chosen"]}
-                         for r in entry["readings"]],
+            "readings": [{"id": r["id"], "text": page.inline(r.get("text", "")),
+                          "chosen": r["id"] == entry["chosen"]} for r in entry["readings"]],
             "evidence": [evidence_view(page.book, e) for e in entry.get("evidence") or []],
             "consequence": page.inline(entry.get("consequence") or ""),
         })
@@ -553,7 +559,7 @@ def cited_by(book: Book) -> dict[str, list[tuple[str, str]]]:
         for entry in section.get("see_also") or []:
             if entry.get("ref"):
                 back[str(entry["ref"])][ref].add("lists it under see also")
-    return {target: [(ref, " and ".join(sorted(how))) for ref, how in sorted(sources.items(), key=lambda kv: book.order[kv[0]])]
+    return {target: [(ref, " and ".join(sorted(sources[ref]))) for ref in book.sort_refs(sources)]
             for target, sources in back.items()}
 
 
@@ -578,7 +584,6 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "row": status_view(book.rows[ref]),
         "reason": page.inline(book.rows[ref]["reason"]),
         "text": text,
-        "faq": section.get("faq"),
         "restorations": [{"id": r["id"], "label": footnote_label(r["id"]), "find": r["find"], "restore": r["restore"],
                           "evidence": [evidence_view(book, e) for e in r.get("evidence") or []],
                           "reasoning": page.inline(" ".join(str(r.get("reasoning") or "").split()))}
@@ -590,7 +595,8 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "functions": function_views(page, book.functions.get(ref, [])),
         "examples": examples,
         "results_run": book.results is not None,
-        "checks": [check_view(page, c) for c in book.checks() if ref in (c.get("refs") or []) and c.get("id") not in shown],
+        "checks": [check_view(page, c) for c in book.checks()
+                   if ref in (c.get("refs") or []) and c.get("id") not in shown],
         "see_also": [{"label": escape(e["label"]), "link": page.link(e["ref"], e["label"]) if e.get("ref") else None,
                       "ref": e.get("ref"), "missing": bool(e.get("missing_source")), "app": bool(e.get("app"))}
                      for e in section.get("see_also") or []],
@@ -627,7 +633,8 @@ def code_page(book: Book, env: jinja2.Environment, file: str) -> tuple[str, str]
     path = code_path(file)
     page = Page(book, path, f"code {file}")
     source = (REPO_ROOT / file).read_text(encoding="utf-8")
-    functions = sorted({(f.line, f.qualname, ref) for ref, fs in book.functions.items() for f in fs if f.file == file})
+    functions = sorted({(f.line, f.qualname, ref)
+                        for ref, fs in book.functions.items() for f in fs if f.file == file})
     context = {
         "file": file,
         "functions": [{"link": page.code_link(path, line, f"{qualname.rpartition('.')[2]}, line {line}"),
@@ -642,8 +649,8 @@ def summary_counts(book: Book) -> dict:
     summary = coverage.summary(list(book.rows.values()))
     checks = book.checks()
     statuses = sorted({c.get("status", "error") for c in checks})
-    return {"coverage": summary, "checks": {s: sum(1 for c in checks if c.get("status", "error") == s) for s in statuses},
-            "checks_total": len(checks)}
+    counts = {s: sum(1 for c in checks if c.get("status", "error") == s) for s in statuses}
+    return {"coverage": summary, "checks": counts, "checks_total": len(checks)}
 
 
 def home_page(book: Book, env: jinja2.Environment, code_files: list[str]) -> tuple[str, str]:
@@ -683,7 +690,10 @@ def results_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
 
 def interpretations_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
     page = Page(book, "interpretations.md", "interpretations")
-    entries = sorted(book.interpretations, key=lambda i: (min(book.order.get(r, 10**6) for r in i["refs"]) if i["refs"] else 0, i["id"]))
+    def first_ref(entry: dict) -> int:
+        return min((book.order.get(ref, len(book.order)) for ref in entry["refs"]), default=0)
+
+    entries = sorted(book.interpretations, key=lambda entry: (first_ref(entry), entry["id"]))
     return "interpretations.md", env.get_template("interpretations.md.j2").render(
         {"interpretations": interpretation_views(page, entries)})
 
@@ -705,7 +715,8 @@ def source_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
                         "identical": d.get("identical_text")} for d in report.get("duplicates") or []],
         "undefined": [{"ref": u.get("ref"), "cited_by": [page.link(r, r) for r in _as_list(u.get("cited_by"))]}
                       for u in report.get("undefined_citations") or []],
-        "missing": [{"label": escape(m["label"]), "cited_by": [page.link(r, r) for r in book.sort_refs(_as_list(m.get("cited_by")))]}
+        "missing": [{"label": escape(m["label"]),
+                     "cited_by": [page.link(r, r) for r in book.sort_refs(_as_list(m.get("cited_by")))]}
                     for m in report.get("missing_sources") or []],
         "glyphs": glyphs,
     }
@@ -718,6 +729,10 @@ def _as_list(value: Any) -> list:
 
 # ---------------------------------------------------------------------------
 # Assembling, writing, MkDocs
+
+
+REFERENCE_PAGES = [("Coverage ledger", "ledger.md"), ("Check results", "results.md"),
+                   ("Interpretations", "interpretations.md"), ("Source report", "source.md")]
 
 
 def modules(book: Book) -> list[str]:
@@ -759,29 +774,23 @@ def nav(book: Book, code_files: list[str]) -> list:
     """The MkDocs nav: chapters in book order, each with its sections, then the reference pages."""
     chapters = []
     for chapter in book.chapters:
-        entries = [{"Overview": book.page_path(chapter["number"])}]
+        entries = [book.page_path(chapter["number"])]  # titled by its heading, shown as the section itself
         entries += [{book.label(ref): book.page_path(ref)} for ref in chapter["refs"]]
         chapters.append({book.label(chapter["number"]): entries})
-    return [
-        {"Home": "index.md"},
-        {"Chapters": chapters},
-        {"Coverage ledger": "ledger.md"},
-        {"Check results": "results.md"},
-        {"Interpretations": "interpretations.md"},
-        {"Source report": "source.md"},
-    ] + ([{"Code": [{file: code_path(file)} for file in code_files]}] if code_files else [])
+    code = [{"Code": [{file: code_path(file)} for file in code_files]}] if code_files else []
+    return [{"Home": "index.md"}, {"Chapters": chapters}, *({title: path} for title, path in REFERENCE_PAGES), *code]
 
 
 def index_data(book: Book, code_files: list[str]) -> dict:
     """build/docs/index.json: every page with its reference, title, status and URL."""
     pages = [{"kind": "page", "ref": None, "title": title, "status": None, "path": path, "url": url_of(path)}
-             for path, title in (("index.md", "Home"), ("ledger.md", "Coverage ledger"), ("results.md", "Check results"),
-                                 ("interpretations.md", "Interpretations"), ("source.md", "Source report"))]
+             for title, path in [("Home", "index.md"), *REFERENCE_PAGES]]
     for chapter in book.chapters:
-        statuses = {book.rows[ref]["status"] for ref in chapter["refs"]}
+        statuses = sorted({book.rows[ref]["status"] for ref in chapter["refs"]})
+        status = statuses[0] if len(statuses) == 1 else "mixed" if statuses else None
         path = book.page_path(chapter["number"])
         pages.append({"kind": "chapter", "ref": chapter["number"], "title": book.label(chapter["number"]),
-                      "status": statuses.pop() if len(statuses) == 1 else "mixed", "path": path, "url": url_of(path)})
+                      "status": status, "path": path, "url": url_of(path)})
     for ref, section in book.sections.items():
         path = book.page_path(ref)
         pages.append({"kind": "appendix" if ref.startswith("appendix/") else "section", "ref": ref,

@@ -63,8 +63,7 @@ def test_every_section_and_appendix_entry_has_a_page(built):
 
 def test_every_chapter_has_a_page(built):
     for number in chapter_numbers():
-        path = "appendix/index.md" if number == "appendix" else f"{number}.md"
-        assert (built / "docs" / path).is_file(), number
+        assert (built / "docs" / number / "index.md").is_file(), number
         assert (built / "site" / number / "index.html").is_file(), number
 
 
@@ -105,7 +104,7 @@ def test_citations_in_the_text_are_links(built):
     assert "[06.03](06.03.md)" in section_md(built, "09.07")
     assert 'href="../06.03/"' in html_of(site, "09.07")
     # A chapter citation: "See Attached Units (19)."
-    assert "[19](19.md)" in section_md(built, "24.22")
+    assert "[19](19/index.md)" in section_md(built, "24.22")
     assert 'href="../19/"' in html_of(site, "24.22")
 
 
@@ -113,7 +112,7 @@ def test_every_cited_reference_is_linked(built):
     for ref, section in spec.sections(DOCUMENT).items():
         page = section_md(built, ref)
         for cited in section["cites"]:
-            assert re.search(rf"\]\((\.\./)*{re.escape(cited)}\.md\)", page), (ref, cited)
+            assert re.search(rf"\]\((\.\./)*{re.escape(cited)}(\.md|/index\.md)\)", page), (ref, cited)
 
 
 def test_see_also_and_backlinks(built):
@@ -251,7 +250,8 @@ _EXAMPLE = {"id": "test-example", "ref": "12.99", "name": "n", "source": {"kind"
 DANGLING = {
     "cites": (_patch_sections(lambda s: s["03.01"]["cites"].append("99.99")), ["03.01", "99.99"]),
     "chapter-cite": (_patch_sections(lambda s: s["03.01"]["cites"].append("77")), ["03.01", "77"]),
-    "see-also": (_patch_sections(lambda s: s["03.01"]["see_also"].append({"label": "Nowhere", "ref": "appendix/nowhere"})),
+    "see-also": (_patch_sections(lambda s: s["03.01"]["see_also"].append({"label": "Nowhere",
+                                                                          "ref": "appendix/nowhere"})),
                  ["03.01", "appendix/nowhere"]),
     "text": (_patch_sections(lambda s: s["03.02"].update(text=s["03.02"]["text"] + "\n\nSee elsewhere (98.76).")),
              ["03.02", "98.76"]),
@@ -357,7 +357,7 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
     assert 'status-failed">failed</span> **A wound roll example**' in page
     assert '`{"wounds": false}`' in page
     assert "property check: property:test-property" in page
-    assert "Interpretation test-reading" in (build / "docs" / "05.md").read_text(encoding="utf-8")
+    assert "Interpretation test-reading" in (build / "docs" / "05" / "index.md").read_text(encoding="utf-8")
     assert "property:test-property" in (build / "docs" / "appendix" / "destroyed.md").read_text(encoding="utf-8")
     overview = (build / "docs" / "results.md").read_text(encoding="utf-8")
     assert "## Failures" in overview and "boom \\| bang" in overview

@@ -1,0 +1,572 @@
+"""The exact attack outcome calculator: chapters 04-06 and the weapon abilities, end to end.
+
+Every probability is an exact rational (GMP's mpq inside, ``Fraction`` in the
+result), never a float; the result is a distribution over the
+state of the target unit after all weapons have attacked, in the listed order,
+with damage carrying over. The sequence follows the rule functions step by step:
+
+1. attack dice per weapon (A, [BLAST], [CLEAVE], [RAPID FIRE]: 04.03, 24.05/.06/.30);
+2. each attack's hit roll (05.01 or 10.07/15.09; [TORRENT], [SUSTAINED HITS], [LETHAL HITS]);
+3. each hit's wound roll (05.02; [ANTI], [LANCE], [TWIN-LINKED], [DEVASTATING WOUNDS]);
+4. save rolls for the wounds, resolved lowest result first into the current
+   allocation group (05.03-05.04, [PRECISION]), damage per attack with Feel No
+   Pain per wound, excess damage lost with the model;
+5. mortal wounds from critical wounds, after the normal damage, at most one
+   model per critical wound (24.10, 06.02).
+
+The unit state is a tuple with one ``(alive, top)`` pair per allocation group:
+how many of its models are alive, and the remaining wounds of the one model
+that takes the next attack (a wounded one if there is one, else a fresh one).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Mapping
+
+import gmpy2
+
+from rules import dice
+from rules.core import attached_units, attack_sequence, core_abilities, monsters_and_vehicles, shooting_phase
+from rules.core import other_concepts, other_rules, stratagems, terrain
+from rules.core.attack_sequence import Hit, Save, Wound
+from rules.core.datasheets import has_keyword
+from rules.scenario import Scenario, WeaponSpec
+
+Dist = dict
+State = tuple[tuple[int, int], ...]
+
+# Exact rationals: GMP's mpq inside the calculator (an order of magnitude faster than
+# fractions.Fraction), converted to Fraction at the boundary. Never floats.
+Q = gmpy2.mpq
+ONE, ZERO, SIXTH = Q(1), Q(0), Q(1, 6)
+
+
+def exact(value: Any) -> Any:
+    """A Fraction (or int) as the calculator's rational type."""
+    if isinstance(value, Fraction):
+        return Q(value.numerator, value.denominator)
+    return Q(value)
+
+
+def to_fraction(value: Any) -> Fraction:
+    """The calculator's rational back as a Fraction, for callers and JSON."""
+    return Fraction(int(value.numerator), int(value.denominator))
+
+
+def _fractions(dist: Mapping) -> Dist:
+    return {k: to_fraction(p) for k, p in dist.items()}
+
+
+def _mean(dist: Mapping) -> Any:
+    return sum((k * p for k, p in dist.items()), ZERO)
+
+
+def _exact_dist(dist: Mapping) -> Dist:
+    return {k: exact(p) for k, p in dist.items()}
+
+
+@dataclass(frozen=True)
+class Group:
+    """An allocation group's fixed characteristics (05.03)."""
+
+    name: str
+    count: int
+    W: int
+    Sv: int
+    InSv: int | None
+    FNP: int | None
+    character: bool
+    role: str
+    T: int
+
+
+@dataclass(frozen=True)
+class WeaponPlan:
+    """What one weapon's attacks do against a unit of a given Toughness, as exact distributions."""
+
+    weapon: WeaponSpec
+    attacks: Mapping[int, Any]
+    hit: Mapping[Hit, Any]
+    wound: Mapping[Wound, Any]
+    per_attack: Mapping[tuple[int, int], Any]
+    wound_events: Mapping[tuple[int, int], Any]
+    damage: Mapping[int, Any]
+    devastating: bool
+    precision: bool
+    skill: int
+    hit_modifier: int
+    required: int
+    critical: int
+    wound_modifier: int
+    hazard_rolls: int
+
+
+@dataclass
+class Result:
+    """The calculator's answer: distributions of the unit state and of the headline numbers."""
+
+    scenario: Scenario
+    groups: tuple[Group, ...]
+    states: Dist
+    models_destroyed: Dist
+    wounds_lost: Dist
+    steps: list[dict]
+
+    @property
+    def expected_models_destroyed(self) -> Fraction:
+        return dice.expected(self.models_destroyed)
+
+    @property
+    def expected_wounds_lost(self) -> Fraction:
+        return dice.expected(self.wounds_lost)
+
+
+def _add(dist: Dist, key, p) -> None:
+    if p:
+        dist[key] = dist.get(key, ZERO) + p
+
+
+def _convolve(a: Mapping, b: Mapping, add=lambda x, y: x + y) -> Dist:
+    out: Dist = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            _add(out, add(x, y), px * py)
+    return out
+
+
+def _power(dist: Mapping, n: int, zero, add) -> list[Dist]:
+    """dist convolved with itself 0..n times."""
+    powers = [{zero: ONE}]
+    for _ in range(n):
+        powers.append(_convolve(powers[-1], dist, add))
+    return powers
+
+
+def _as_dist(value) -> Dist:
+    if isinstance(value, dice.DiceExpression):
+        return _exact_dist(dice.distribution(value))
+    return {int(value): ONE}
+
+
+@lru_cache(maxsize=None)
+def _inflicts(roll: int, ap: int, sv: int, insv: int) -> bool:
+    """05.04's save table, remembered: it is pure and asked the same few questions many times."""
+    return attack_sequence.save_check(roll, ap, sv, insv) == Save.INFLICTS_DAMAGE
+
+
+@lru_cache(maxsize=None)
+def binomial(n: int, p) -> tuple:
+    """P(k successes in n trials), k = 0..n, exactly (p given as a Fraction or an mpq)."""
+    p = exact(p) if isinstance(p, Fraction) else p
+    q = 1 - p
+    return tuple(math.comb(n, k) * p ** k * q ** (n - k) for k in range(n + 1))
+
+
+class Calculator:
+    """Exact outcome of a scenario; build once, then ``run()``."""
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.groups = self._make_groups()
+        self.initial: State = tuple((g.count, g.W) for g in self.groups)
+        self.initial_models = sum(g.count for g in self.groups)
+        self._plans: dict = {}
+        self._saves: dict = {}
+        self._damage: dict = {}
+        self._mortal: dict = {}
+
+    # -- groups (05.03) --------------------------------------------------------------
+
+    def _make_groups(self) -> tuple[Group, ...]:
+        groups: list[Group] = []
+        keys: dict = {}
+        index = 0
+        for spec in self.scenario.models:
+            for copy in range(spec.count if spec.character else 1):
+                key = attack_sequence.group_key(spec.character, index, spec.W, spec.Sv, spec.InSv)
+                index += 1
+                name = spec.name if not spec.character or spec.count == 1 else f"{spec.name} {copy + 1}"
+                count = 1 if spec.character else spec.count
+                if key in keys:
+                    old = groups[keys[key]]
+                    if (old.FNP, old.T, old.role) != (spec.FNP, spec.T, spec.role):
+                        raise ValueError(f"models {old.name!r} and {spec.name!r} share an allocation group "
+                                         "(same W, Sv and InSv) but differ in FNP, T or role; the calculator "
+                                         "cannot tell which model of the group takes each attack")
+                    groups[keys[key]] = Group(old.name, old.count + count, old.W, old.Sv, old.InSv, old.FNP,
+                                              old.character, old.role, old.T)
+                else:
+                    keys[key] = len(groups)
+                    groups.append(Group(name, count, spec.W, spec.Sv, spec.InSv, spec.FNP, spec.character,
+                                        spec.role, spec.T))
+        return tuple(groups)
+
+    def toughness(self, state: State) -> int:
+        """19.02: the highest T among the bodyguard models left, else among the leader/support models."""
+        bodyguard = [g.T for g, (alive, _) in zip(self.groups, state) if alive and g.role == "bodyguard"]
+        leaders = [g.T for g, (alive, _) in zip(self.groups, state) if alive and g.role != "bodyguard"]
+        return attached_units.attached_unit_toughness(bodyguard, leaders)
+
+    def allocation_order(self, state: State) -> tuple[int, ...]:
+        """05.03 at the start of a save step: the defender's order, or listed order within the rules."""
+        groups = [attack_sequence.Group(g.name, g.character, top < g.W and alive > 0)
+                  for g, (alive, top) in zip(self.groups, state)]
+        chosen = self.scenario.choices.allocation_order
+        if chosen:
+            rank = {name: i for i, name in enumerate(chosen)}
+            proposal = sorted(range(len(groups)), key=lambda i: (rank.get(self.groups[i].name, len(rank)), i))
+            if attack_sequence.allocation_order_is_legal([groups[i] for i in proposal]):
+                return tuple(proposal)
+        ordered = attack_sequence.default_allocation_order(groups)
+        return tuple(groups.index(g) for g in ordered)
+
+    # -- per-weapon plan (attack dice, hit and wound rolls) -------------------------------
+
+    def plan(self, weapon: WeaponSpec, toughness: int) -> WeaponPlan:
+        key = (weapon, toughness)
+        if key not in self._plans:
+            self._plans[key] = self._plan(weapon, toughness)
+        return self._plans[key]
+
+    def _plan(self, weapon: WeaponSpec, toughness: int) -> WeaponPlan:
+        sc, ctx, choices = self.scenario, self.scenario.context, self.scenario.choices
+        keywords = sc.target_keywords
+        abilities = core_abilities.effective_abilities(weapon.abilities, keywords)
+        has = abilities.__contains__
+        ranged = not weapon.melee
+
+        # Attack dice (04.03 with [RAPID FIRE], [BLAST], [CLEAVE]).
+        per_model = _as_dist(weapon.A)
+        extra = 0
+        if has("RAPID FIRE") and ranged:
+            extra += core_abilities.rapid_fire_extra_attacks(abilities["RAPID FIRE"].value, ctx.target_within_half_range)
+        if has("BLAST"):
+            extra += core_abilities.blast_extra_attacks(self.initial_models, abilities["BLAST"].value)
+        if has("CLEAVE") and weapon.melee:
+            extra += core_abilities.cleave_extra_attacks(self.initial_models, abilities["CLEAVE"].value, True)
+        per_model = {a + extra: p for a, p in per_model.items()}
+        attacks = {0: ONE}
+        for _ in range(weapon.count):
+            attacks = _convolve(attacks, per_model)
+
+        # Hit roll (05.01, with 13.08, 22.05, 24.16, 17.03, 10.06, 24.29 modifiers).
+        indirect = ranged and has("INDIRECT FIRE") and ctx.shooting_type == "indirect"
+        stealth = "STEALTH" in sc.target_abilities and core_abilities.stealth_gives_cover(True, ranged)
+        cover = ranged and core_abilities.cover_applies(
+            ctx.target_has_benefit_of_cover or stealth or shooting_phase.indirect_target_has_cover(indirect),
+            has("IGNORES COVER"))
+        worsened = terrain.cover_skill_penalty(cover)
+        improved = other_rules.plunging_fire_skill_bonus(ranged and ctx.plunging_fire)
+        modifier = ctx.hit_modifier
+        if ranged and has("HEAVY"):
+            modifier += core_abilities.heavy_hit_modifier(ctx.own_shooting_phase, not ctx.attacker_engaged,
+                                                          ctx.attacker_set_up_this_turn, ctx.attacker_moved_inches)
+        if ranged:
+            modifier += monsters_and_vehicles.engaged_monster_vehicle_hit_modifier(
+                ctx.target_engaged and has_keyword(keywords, "MONSTER/VEHICLE"), has("CLOSE-QUARTERS"),
+                ctx.attacker_engaged)
+        if ranged and ctx.shooting_type == "close-quarters":
+            modifier += shooting_phase.close_quarters_hit_modifier(ctx.attacker_monster_or_vehicle,
+                                                                   has("CLOSE-QUARTERS"), ctx.target_engaged)
+        skill_change = worsened - improved
+        if has("PSYCHIC"):
+            skill_change, modifier = core_abilities.psychic_modifiers(skill_change, modifier,
+                                                                      choices.psychic_ignores == "harmful")
+        modifier = attack_sequence.capped_roll_modifier(modifier)
+        skill = attack_sequence.modified_skill(weapon.skill, max(skill_change, 0), max(-skill_change, 0))
+
+        hit: Dist = {}
+        for roll in range(1, 7):
+            if core_abilities.torrent_hits_automatically(has("TORRENT")):
+                outcome = Hit.HIT
+            elif ranged and ctx.shooting_type == "snap":
+                outcome = stratagems.snap_hit_roll(roll)
+            elif indirect:
+                outcome = shooting_phase.indirect_hit_roll(roll, modifier, skill, ctx.indirect_stationary_and_spotted)
+            else:
+                outcome = attack_sequence.hit_roll(roll, modifier, skill)
+            _add(hit, Hit(outcome), SIXTH)
+
+        # Wound roll (05.02 with 19.02 toughness, [LANCE], [ANTI], [TWIN-LINKED]).
+        required = attack_sequence.wound_threshold(weapon.S, toughness)
+        wound_modifier = ctx.wound_modifier
+        if has("LANCE"):
+            wound_modifier += core_abilities.lance_wound_modifier(ctx.attacker_charged)
+        wound_modifier = attack_sequence.capped_roll_modifier(wound_modifier)
+        critical = core_abilities.critical_wound_threshold(abilities.get("ANTI"), keywords)
+        single = {}
+        for roll in range(1, 7):
+            _add(single, Wound(attack_sequence.wound_roll(roll, wound_modifier, required, critical)), SIXTH)
+        wound: Dist = dict(single)
+        if has("TWIN-LINKED"):
+            wound = {}
+            non_critical = choices.twin_linked == "non-critical"
+            for first, p in single.items():
+                if core_abilities.twin_linked_rerolls(first == Wound.FAIL, non_critical, first == Wound.CRITICAL_WOUND):
+                    for second, q in single.items():
+                        _add(wound, second, p * q)
+                else:
+                    _add(wound, first, p)
+
+        # One hit's contribution: (wounds that go to saves, critical wounds that become mortal wounds).
+        devastating = has("DEVASTATING WOUNDS")
+        per_hit: Dist = {}
+        for outcome, p in wound.items():
+            if outcome == Wound.FAIL:
+                _add(per_hit, (0, 0), p)
+            elif outcome == Wound.CRITICAL_WOUND and devastating:
+                _add(per_hit, (0, 1), p)
+            else:
+                _add(per_hit, (1, 0), p)
+        add2 = lambda a, b: (a[0] + b[0], a[1] + b[1])  # noqa: E731
+        extra_hits = _as_dist(abilities["SUSTAINED HITS"].value) if has("SUSTAINED HITS") else {0: ONE}
+        lethal = has("LETHAL HITS")
+
+        per_attack: Dist = {}
+        for outcome, p in hit.items():
+            if outcome == Hit.FAIL:
+                _add(per_attack, (0, 0), p)
+                continue
+            critical_hit = outcome == Hit.CRITICAL_HIT
+            first = ({(1, 0): ONE}
+                     if core_abilities.lethal_hit_wounds_automatically(critical_hit and lethal,
+                                                                      choices.lethal_hits == "auto-wound")
+                     else per_hit)
+            extra_dist: Dist = {(0, 0): ONE}
+            if critical_hit:
+                mixed: Dist = {}
+                for x, px in extra_hits.items():
+                    n_extra = core_abilities.sustained_hits(True, x) - 1
+                    for key, q in _power(per_hit, n_extra, (0, 0), add2)[-1].items():
+                        _add(mixed, key, px * q)
+                extra_dist = mixed
+            for key, q in _convolve(first, extra_dist, add2).items():
+                _add(per_attack, key, p * q)
+
+        powers = _power(per_attack, max(attacks), (0, 0), add2)
+        wound_events: Dist = {}
+        for n, p in attacks.items():
+            for key, q in powers[n].items():
+                _add(wound_events, key, p * q)
+
+        damage = _as_dist(weapon.D)
+        if has("MELTA"):
+            bonus = core_abilities.melta_damage_bonus(abilities["MELTA"].value, ctx.target_within_half_range)
+            damage = {d + bonus: p for d, p in damage.items()}
+        hazard = core_abilities.hazard_rolls_after_attacking(weapon.count if has("HAZARDOUS") else 0)
+        return WeaponPlan(weapon, attacks, hit, wound, per_attack, wound_events, damage, devastating,
+                          has("PRECISION") and choices.precision, skill, modifier, required, critical,
+                          wound_modifier, hazard)
+
+    # -- damage (05.04, 24.12, 06.02, 24.10) ---------------------------------------------
+
+    @lru_cache(maxsize=None)
+    def _lost_wounds(self, damage: int, fnp: int | None) -> tuple:
+        """Distribution of wounds actually lost from ``damage``, Feel No Pain rolled per wound."""
+        return binomial(damage, core_abilities.chance_wound_is_lost(fnp))
+
+    def _damage_model(self, state: State, g: int, damage: Mapping[int, Any]) -> Dist:
+        """One attack's damage to the selected model of group g; excess is lost (05.04)."""
+        key = (state, g, id(damage))
+        if key not in self._damage:
+            self._damage[key] = self._damage_uncached(state, g, damage)
+        return self._damage[key]
+
+    def _damage_uncached(self, state: State, g: int, damage: Mapping[int, Any]) -> Dist:
+        group = self.groups[g]
+        alive, top = state[g]
+        out: Dist = {}
+        for d, p in damage.items():
+            for lost, q in enumerate(self._lost_wounds(d, group.FNP)):
+                remaining = attack_sequence.wounds_after_damage(top, lost)
+                if remaining <= 0:
+                    new = (alive - 1, group.W)
+                else:
+                    new = (alive, remaining)
+                _add(out, state[:g] + (new,) + state[g + 1:], p * q)
+        return out
+
+    def _current_group(self, state: State, order: tuple[int, ...], precision: int | None) -> int | None:
+        if precision is not None and state[precision][0] > 0:
+            return precision
+        for g in order:
+            if state[g][0] > 0:
+                return g
+        return None
+
+    def _one_save(self, state: State, roll: int, plan: WeaponPlan, order, precision) -> Dist:
+        key = (state, roll, id(plan), order, precision)
+        if key not in self._saves:
+            g = self._current_group(state, order, precision)
+            if g is None:
+                result = {state: ONE}  # every model destroyed: excess attacks are lost
+            elif _inflicts(roll, plan.weapon.AP, self.groups[g].Sv, self.groups[g].InSv or 0):
+                result = self._damage_model(state, g, plan.damage)
+            else:
+                result = {state: ONE}
+            self._saves[key] = result
+        return self._saves[key]
+
+    def resolve_saves(self, state: State, wound_events: Mapping[tuple[int, int], Any], plan: WeaponPlan) -> Dist:
+        """All save rolls of one batch, resolved lowest result first (05.03-05.04).
+
+        ``wound_events`` gives the chance of each (wounds to save, critical wounds)
+        pair. Face by face: given r dice left, all showing v or more, the number
+        showing exactly v is binomial with chance 1/(7 - v); those results are then
+        resolved one at a time, since destroying a group changes the group the next
+        one meets. Returns a distribution over (state, critical wounds).
+        """
+        order = self.allocation_order(state)
+        precision = self._precision_group(state, plan)
+        current: Dist = {}
+        done: Dist = {}
+        for (wounds, criticals), p in wound_events.items():
+            _add(current, (state, wounds, criticals), p)
+        for face in range(1, 7):
+            nxt: Dist = {}
+            chains: dict = {}
+            for (st, left, criticals), p in current.items():
+                g = self._current_group(st, order, precision)
+                if left == 0 or g is None or not _inflicts(face, plan.weapon.AP, self.groups[g].Sv,
+                                                           self.groups[g].InSv or 0):
+                    # This face is saved by the current group, so every higher one is too
+                    # (proof save-roll-monotone) and no damage can change the group: done.
+                    _add(done, (st, criticals), p)
+                    continue
+                weights = (ZERO,) * left + (ONE,) if face == 6 else binomial(left, Q(1, 7 - face))
+                chain = chains.setdefault(st, [{st: ONE}])
+                while len(chain) <= left:
+                    step: Dist = {}
+                    for s, q in chain[-1].items():
+                        for s2, q2 in self._one_save(s, face, plan, order, precision).items():
+                            _add(step, s2, q * q2)
+                    chain.append(step)
+                for k, w in enumerate(weights):
+                    if w:
+                        for s, q in chain[k].items():
+                            _add(nxt, (s, left - k, criticals), p * w * q)
+            current = nxt
+        for (st, left, criticals), p in current.items():
+            _add(done, (st, criticals), p)
+        return done
+
+    def _precision_group(self, state: State, plan: WeaponPlan) -> int | None:
+        if not plan.precision:
+            return None
+        visible = [g for g, grp in enumerate(self.groups) if grp.character and state[g][0] > 0]
+        return core_abilities.precision_current_group(visible)
+
+    def resolve_mortal_wounds(self, state: State, criticals: int, plan: WeaponPlan) -> Dist:
+        """[DEVASTATING WOUNDS]: D mortal wounds per critical wound, each batch damaging one model at most."""
+        if criticals == 0:
+            return {state: ONE}
+        key = (state, criticals, id(plan))
+        if key in self._mortal:
+            return self._mortal[key]
+        dist: Dist = {state: ONE}
+        for _ in range(criticals):
+            nxt: Dist = {}
+            for st, p in dist.items():
+                g = self._mortal_wound_group(st)
+                if g is None:
+                    _add(nxt, st, p)
+                    continue
+                for s2, q in self._damage_model(st, g, plan.damage).items():
+                    _add(nxt, s2, p * q)
+            dist = nxt
+        self._mortal[key] = dist
+        return dist
+
+    def _mortal_wound_group(self, state: State) -> int | None:
+        """06.02: the group of the model the next mortal wound must go to (first listed on a free choice)."""
+        alive = [(g, grp, state[g]) for g, grp in enumerate(self.groups) if state[g][0] > 0]
+        if not alive:
+            return None
+        kind = other_concepts.mortal_wound_model(
+            any(not grp.character and top < grp.W for _, grp, (_, top) in alive),
+            any(not grp.character for _, grp, _ in alive),
+            any(grp.character and top < grp.W for _, grp, (_, top) in alive),
+            any(grp.character for _, grp, _ in alive))
+        wanted_character = kind in (other_concepts.MortalWoundTarget.WOUNDED_CHARACTER,
+                                    other_concepts.MortalWoundTarget.CHARACTER)
+        wanted_wounded = kind in (other_concepts.MortalWoundTarget.WOUNDED_NON_CHARACTER,
+                                  other_concepts.MortalWoundTarget.WOUNDED_CHARACTER)
+        for g, grp, (_, top) in alive:
+            if grp.character == wanted_character and (top < grp.W or not wanted_wounded):
+                return g
+        return None
+
+    # -- the whole scenario -------------------------------------------------------------------
+
+    def run(self) -> Result:
+        dist: Dist = {self.initial: ONE}
+        steps = []
+        for weapon in self.scenario.weapons:
+            nxt: Dist = {}
+            for state, p in dist.items():
+                if all(alive == 0 for alive, _ in state):
+                    _add(nxt, state, p)
+                    continue
+                plan = self.plan(weapon, self.toughness(state))
+                for (s2, criticals), q in self.resolve_saves(state, plan.wound_events, plan).items():
+                    for s3, q3 in self.resolve_mortal_wounds(s2, criticals, plan).items():
+                        _add(nxt, s3, p * q * q3)
+            dist = nxt
+            steps.append(self._explain(weapon, dist))
+        return Result(self.scenario, self.groups, _fractions(dist), _fractions(self._models_destroyed(dist)),
+                      _fractions(self._wounds_lost(dist)), steps)
+
+    def _models_left(self, state: State) -> int:
+        return sum(alive for alive, _ in state)
+
+    def _wounds_left(self, state: State) -> int:
+        return sum((alive - 1) * g.W + top for g, (alive, top) in zip(self.groups, state) if alive)
+
+    def _models_destroyed(self, dist: Mapping[State, Any]) -> Dist:
+        out: Dist = {}
+        for state, p in dist.items():
+            _add(out, self.initial_models - self._models_left(state), p)
+        return dict(sorted(out.items()))
+
+    def _wounds_lost(self, dist: Mapping[State, Any]) -> Dist:
+        total = self._wounds_left(self.initial)
+        out: Dist = {}
+        for state, p in dist.items():
+            _add(out, total - self._wounds_left(state), p)
+        return dict(sorted(out.items()))
+
+    def _explain(self, weapon: WeaponSpec, dist: Mapping[State, Any]) -> dict:
+        plan = self.plan(weapon, self.toughness(self.initial))
+        hits_per_attack = plan.hit.get(Hit.HIT, 0) + plan.hit.get(Hit.CRITICAL_HIT, 0)
+        first = self.groups[self.allocation_order(self.initial)[0]]
+        unsaved = sum((SIXTH for roll in range(1, 7) if _inflicts(roll, weapon.AP, first.Sv, first.InSv or 0)), ZERO)
+        step = {
+            "weapon": weapon.name,
+            "expected_attacks": _mean(plan.attacks),
+            "skill": plan.skill,
+            "hit_modifier": plan.hit_modifier,
+            "p_hit": hits_per_attack,
+            "p_critical_hit": plan.hit.get(Hit.CRITICAL_HIT, ZERO),
+            "wound_roll_needed": plan.required,
+            "wound_modifier": plan.wound_modifier,
+            "critical_wound_on": plan.critical,
+            "p_wound_per_hit": plan.wound.get(Wound.WOUND, 0) + plan.wound.get(Wound.CRITICAL_WOUND, 0),
+            "expected_wounds_to_save": sum(k[0] * p for k, p in plan.wound_events.items()),
+            "expected_mortal_wound_attacks": sum(k[1] * p for k, p in plan.wound_events.items()),
+            "first_group": first.name,
+            "p_save_fails": unsaved,
+            "expected_damage_per_unsaved": _mean(plan.damage),
+            "hazard_rolls": plan.hazard_rolls,
+            "expected_models_destroyed_so_far": _mean(self._models_destroyed(dist)),
+            "expected_wounds_lost_so_far": _mean(self._wounds_lost(dist)),
+        }
+        return {k: to_fraction(v) if isinstance(v, type(ONE)) else v for k, v in step.items()}
+
+
+def calculate(scenario: Scenario) -> Result:
+    """The exact outcome of a scenario (the Python entry point of ``rules40k calc``)."""
+    return Calculator(scenario).run()
