@@ -141,6 +141,114 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_scenario_source(source: str) -> tuple[object, str]:
+    if source == "-":
+        text, name = sys.stdin.read(), "<stdin>"
+    else:
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"{source}: cannot be read ({error.strerror})") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{source}: is not UTF-8 text") from None
+        name = source
+    try:
+        return json.loads(text), name
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{name}: line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})") from None
+
+
+def _ratio(value) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def calc_json(result) -> dict:
+    """The calculator's machine output: exact probabilities as reduced "p/q" strings."""
+    from dataclasses import asdict
+
+    return {
+        "models_destroyed": {str(k): _ratio(p) for k, p in result.models_destroyed.items()},
+        "expected_models_destroyed": _ratio(result.expected_models_destroyed),
+        "wounds_lost": {str(k): _ratio(p) for k, p in result.wounds_lost.items()},
+        "expected_wounds_lost": _ratio(result.expected_wounds_lost),
+        "total_probability": _ratio(sum(result.models_destroyed.values())),
+        "allocation_groups": [g.name for g in result.groups],
+        "choices": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(result.scenario.choices).items()},
+        "steps": [{k: (_ratio(v) if hasattr(v, "denominator") and not isinstance(v, int) else v)
+                   for k, v in step.items()} for step in result.steps],
+    }
+
+
+def plot_distribution(result, path: Path) -> None:
+    """Bar charts of models destroyed and wounds lost, written atomically as SVG/PNG/PDF."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for axis, (title, dist) in zip(axes, (("Models destroyed", result.models_destroyed),
+                                          ("Wounds lost", result.wounds_lost))):
+        axis.bar([str(k) for k in dist], [float(p) for p in dist.values()], color="#7b1f1f")
+        axis.set_title(title)
+        axis.set_ylabel("probability")
+    figure.suptitle(", ".join(w.name for w in result.scenario.weapons)[:90])
+    figure.tight_layout()
+    tmp = path.with_name(f".{path.name}.tmp")
+    figure.savefig(tmp, format=path.suffix.lstrip(".") or "svg", metadata={"Date": None} if path.suffix == ".svg" else None)
+    plt.close(figure)
+    tmp.replace(path)
+
+
+def cmd_calc(args: argparse.Namespace) -> int:
+    from rules import calculator, scenario
+
+    data, name = _read_scenario_source(args.scenario)
+    try:
+        sc = scenario.read_scenario(data, name)
+        result = calculator.calculate(sc)
+    except (scenario.ScenarioError, ValueError) as error:
+        raise UsageError(str(error) if str(error).startswith(name) else f"{name}: {error}") from None
+    if args.plot:
+        plot_path = Path(args.plot)
+        if plot_path.suffix not in {".svg", ".png", ".pdf"}:
+            raise UsageError(f"{args.plot}: the plot must be an .svg, .png or .pdf file")
+        plot_distribution(result, plot_path)
+    if args.json:
+        print(json.dumps(calc_json(result), indent=2))
+        return 0
+    console = _console()
+    table = Table(title="Models destroyed")
+    for column in ("models", "probability", "≈", "at least this many"):
+        table.add_column(column, justify="right")
+    tail = 1
+    for k, p in result.models_destroyed.items():
+        table.add_row(str(k), _ratio(p), f"{float(p):.4f}", f"{float(tail):.4f}")
+        tail -= p
+    console.print(table)
+    console.print(f"Expected models destroyed: {_ratio(result.expected_models_destroyed)} "
+                  f"(≈ {float(result.expected_models_destroyed):.3f}); expected wounds lost: "
+                  f"{_ratio(result.expected_wounds_lost)} (≈ {float(result.expected_wounds_lost):.3f})")
+    if args.explain:
+        for step in result.steps:
+            console.rule(step["weapon"])
+            console.print(
+                f"attacks ≈ {float(step['expected_attacks']):.3f}; hit on {step['skill']}+ with modifier "
+                f"{step['hit_modifier']:+d}: P(hit) = {_ratio(step['p_hit'])}, P(critical hit) = "
+                f"{_ratio(step['p_critical_hit'])}\n"
+                f"wound on {step['wound_roll_needed']}+ with modifier {step['wound_modifier']:+d}, critical on "
+                f"{step['critical_wound_on']}+: P(wound per hit) = {_ratio(step['p_wound_per_hit'])}\n"
+                f"wounds to save ≈ {float(step['expected_wounds_to_save']):.3f}, devastating critical wounds ≈ "
+                f"{float(step['expected_mortal_wound_attacks']):.3f}\n"
+                f"save against {step['first_group']}: P(save fails) = {_ratio(step['p_save_fails'])}; damage per "
+                f"unsaved attack ≈ {float(step['expected_damage_per_unsaved']):.3f}\n"
+                f"after this weapon: models destroyed ≈ {float(step['expected_models_destroyed_so_far']):.3f}, "
+                f"wounds lost ≈ {float(step['expected_wounds_lost_so_far']):.3f}"
+                + (f"; {step['hazard_rolls']} hazard roll(s) for the attacker" if step["hazard_rolls"] else ""))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="rules40k", description="Rules-as-code verification suite for Warhammer 40,000.")
     verbs = root.add_subparsers(dest="verb", required=True)
@@ -170,6 +278,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_verify)
 
+    p = verbs.add_parser("calc", help="exact outcome distribution of an attack scenario (JSON)")
+    p.add_argument("scenario", help="scenario JSON file, or - for standard input")
+    p.add_argument("--json", action="store_true", help="machine output with exact p/q probabilities")
+    p.add_argument("--explain", action="store_true", help="step-by-step probabilities for each weapon")
+    p.add_argument("--plot", metavar="FILE.svg", help="draw the distributions (.svg, .png or .pdf)")
+    p.set_defaults(run=cmd_calc)
+
     p = verbs.add_parser("site", help="run the checks and build the annotated rulebook site")
     p.add_argument("--document", default="core")
     p.add_argument("--build", default=str(BUILD_ROOT), help="build folder (docs/, site/, results.json)")
@@ -181,12 +296,13 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from rules40k.annotations import AnnotationError
     from rules40k.ingest import IngestError
+    from rules40k_site.generate import SiteError
     from rules.registry import RegistryError
 
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except (UsageError, IngestError, AnnotationError, RegistryError) as error:
+    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError) as error:
         print(f"rules40k {args.verb}: {error}", file=sys.stderr)
         return 2
 
