@@ -15,6 +15,7 @@ from rules.core import core_concepts, datasheets, moving
 from rules.model import Placed, PlacedUnit
 
 
+@pytest.mark.refs("01.05")
 @given(s.dice_expressions())
 def test_dice_distributions_are_exact(expression):
     """01.05: every dice expression is a distribution summing to exactly 1, over min..max, with the right mean."""
@@ -30,6 +31,7 @@ def _shift(models, dx, dy):
     return [Placed(m.x + dx, m.y + dy, m.base_mm, m.z, m.name, m.owner) for m in models]
 
 
+@pytest.mark.refs("03.03")
 @given(s.units(min_size=2, max_size=5, spread=10), st.randoms(use_true_random=False), s.inches(high=30), s.inches(high=30))
 def test_coherency_ignores_order_and_position(unit, rnd, dx, dy):
     """03.03: coherency depends on the models' relative positions only."""
@@ -39,6 +41,7 @@ def test_coherency_ignores_order_and_position(unit, rnd, dx, dy):
     assert moving.in_coherency(models) == moving.in_coherency(shuffled) == moving.in_coherency(_shift(models, dx, dy))
 
 
+@pytest.mark.refs("03.03")
 @given(s.units(min_size=1, max_size=6, spread=20), st.randoms(use_true_random=False))
 def test_regaining_coherency_always_ends_coherent(unit, rnd):
     """03.03: removing models in any order the player picks ends with a coherent unit and nothing lost track of."""
@@ -51,6 +54,7 @@ def test_regaining_coherency_always_ends_coherent(unit, rnd):
     assert len(kept) >= 1
 
 
+@pytest.mark.refs("03.04")
 @given(s.units(max_size=3, owner=1, height=6), s.units(max_size=3, owner=2, height=6))
 def test_engagement_is_mutual(unit, enemy):
     """03.04: if my unit is engaged with yours, yours is engaged with mine."""
@@ -61,6 +65,7 @@ def _real(value: Fraction) -> z3.ArithRef:
     return z3.Q(value.numerator, value.denominator)
 
 
+@pytest.mark.refs("03.03", "01.04")
 @given(s.units(min_size=2, max_size=4, spread=8, height=6))
 def test_coherency_is_the_same_concretely_and_in_z3(unit):
     """Same code, two backends: in_coherency on Fractions equals its z3 term evaluated at the same point."""
@@ -73,6 +78,7 @@ def test_coherency_is_the_same_concretely_and_in_z3(unit):
     assert z3.is_true(z3.simplify(z3.substitute(term, *subst))) == moving.in_coherency(unit.models)
 
 
+@pytest.mark.refs("01.06")
 @given(s.leaderships(), st.integers(2, 12))
 def test_leadership_chance_never_falls_when_a_model_joins(lds, extra):
     """01.06: adding a model (another Ld to beat) never lowers the chance of passing."""
@@ -92,6 +98,7 @@ _IMPOSSIBLE = st.one_of(
 )
 
 
+@pytest.mark.refs("02.02")
 @given(_IMPOSSIBLE)
 def test_impossible_characteristics_are_rejected(bad):
     """02.02: a profile no datasheet could print is refused, with the place named."""
@@ -100,6 +107,7 @@ def test_impossible_characteristics_are_rejected(bad):
         datasheets.read_profile({**_VALID_PROFILE, key: value}, "test profile")
 
 
+@pytest.mark.refs("02.07")
 @given(st.lists(st.sampled_from(["Bolt rifle", "Bolt pistol", "Chainsword", "Grenade"]), min_size=1, max_size=4),
        st.lists(st.sampled_from(["Plasma gun", "Power fist"]), max_size=2))
 def test_wargear_option_swaps_exactly_the_named_items(loadout, new_items):

@@ -1,8 +1,8 @@
 """Run the checks that verify the rule functions and collect their verdicts.
 
-So far: the book's worked examples (data in spec/<doc>/annotations/examples),
-the z3 checks of every decision table, and the registered z3 proofs
-(properties/proofs.py). Hypothesis properties run under pytest. Verdicts go to build/results.json;
+The book's worked examples (data in spec/<doc>/annotations/examples), the z3
+checks of every decision table, the registered z3 proofs (properties/proofs.py)
+and the hypothesis properties marked with the sections they verify. Verdicts go to build/results.json;
 the site renders that file and never decides a verdict itself.
 """
 
@@ -146,12 +146,13 @@ def run_table(table: logic.DecisionTable) -> dict:
     }
 
 
-def run_proofs() -> list[dict]:
-    """Every registered z3 proof, as a check record (a counterexample is kept for the site)."""
+def run_proofs(names: list[str] | None = None) -> list[dict]:
+    """Registered z3 proofs (all, or the named ones), as check records with any counterexample."""
     from properties import proofs
 
     out = []
-    for result in proofs.check_all():
+    for name in names if names is not None else sorted(proofs.PROOFS):
+        result = proofs.check(proofs.PROOFS[name])
         out.append({
             "id": f"proof:{result.id}",
             "kind": "proof",
@@ -166,10 +167,35 @@ def run_proofs() -> list[dict]:
     return out
 
 
-def run_all(document: str = "core") -> dict:
-    checks = [run_example(e) for e in annotations.examples(document)]
-    checks += [run_table(t) for t in tables(document)]
-    checks += run_proofs()
+def run_all(document: str = "core", *, ref: str | None = None, properties: bool = True,
+            progress: Callable[[str, int], None] | None = None) -> dict:
+    """Run every check (or one section's) and return the results document.
+
+    ``progress(description, total)`` is called once per finished check with the
+    running description and the expected total, so the CLI can draw a bar.
+    """
+    from rules40k import property_runner
+
+    examples = [e for e in annotations.examples(document) if ref is None or e["ref"] == ref]
+    table_list = [t for t in tables(document) if ref is None or ref in t.refs]
+    total = len(examples) + len(table_list)
+    if properties:
+        total += property_runner.count_properties(ref)
+    from properties import proofs
+
+    proof_list = [p for p in sorted(proofs.PROOFS) if ref is None or ref in proofs.PROOFS[p].refs]
+    total += len(proof_list)
+
+    def tick(record: dict) -> dict:
+        if progress:
+            progress(record["id"], total)
+        return record
+
+    checks = [tick(run_example(e)) for e in examples]
+    checks += [tick(run_table(t)) for t in table_list]
+    checks += [tick(record) for record in run_proofs(proof_list)]
+    if properties:
+        checks += property_runner.run_properties(tick, ref)
     checks.sort(key=lambda c: c["id"])
     summary: dict[str, int] = {}
     for check in checks:

@@ -108,24 +108,42 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from rules40k import checks
 
-    results = checks.run_all(args.document)
     if args.ref:
         _known_ref(args.ref, args.document)
-        results["checks"] = [c for c in results["checks"] if args.ref in c["refs"]]
+    console = _console()
+    with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=Console(stderr=True),
+                  disable=args.json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("", total=None)
+
+        def advance(description: str, total: int) -> None:
+            bar.update(task, advance=1, total=total, description=description)
+
+        results = checks.run_all(args.document, ref=args.ref, properties=not args.no_properties, progress=advance)
     checks.write_results(results, Path(args.output))
-    failed = [c for c in results["checks"] if c["status"] != "passed"]
+    failed = [c for c in results["checks"] if c["status"] not in ("passed", "skipped")]
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
-    else:
-        console = _console()
-        for check in results["checks"]:
-            mark = "[green]✓[/]" if check["status"] == "passed" else "[red]✗[/]"
+        return 1 if failed else 0
+    for check in results["checks"]:
+        mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]"}.get(check["status"], "[red]✗[/]")
+        if check["status"] != "passed" or args.verbose:
             console.print(f"{mark} {check['id']}  {', '.join(check['refs'])}  {check['name']}")
-            if check["detail"]:
-                console.print(f"    {check['detail']}", markup=False)
-        console.print(f"{len(results['checks']) - len(failed)} passed, {len(failed)} failed; wrote {args.output}")
+        if check["detail"] and check["status"] != "passed":
+            console.print(f"    {check['detail']}", markup=False)
+        if check.get("example"):
+            console.print(f"    counterexample as a hypothesis example: {check['example']}", markup=False)
+    by_kind: dict[str, int] = {}
+    for check in results["checks"]:
+        by_kind[check["kind"]] = by_kind.get(check["kind"], 0) + 1
+    plural = {"property": "properties"}
+    console.print(", ".join(f"{n} {plural.get(kind, kind + 's') if n != 1 else kind}" for kind, n in sorted(by_kind.items())))
+    console.print(f"{len(results['checks']) - len(failed)} passed, {len(failed)} failed")
+    console.print(f"wrote {args.output}", style="dim")
     return 1 if failed else 0
 
 
@@ -271,10 +289,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON list of ledger rows")
     p.set_defaults(run=cmd_coverage)
 
-    p = verbs.add_parser("verify", help="run worked examples and table checks, write results.json")
+    p = verbs.add_parser("verify", help="run examples, table checks, proofs and properties; write results.json")
     p.add_argument("--document", default="core")
     p.add_argument("--ref", help="only the checks of one section")
     p.add_argument("--output", default=str(BUILD_ROOT / "results.json"))
+    p.add_argument("--no-properties", action="store_true", help="skip the hypothesis properties (faster)")
+    p.add_argument("--verbose", action="store_true", help="list passing checks too")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_verify)
 

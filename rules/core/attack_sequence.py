@@ -234,3 +234,46 @@ def modified_skill(skill: Any, worsened: Any, improved: Any) -> Any:
     Interpretation: skill-characteristic-limits.
     """
     return Clamp(skill + worsened - improved, 2, 7)
+
+
+@dataclass
+class ModelGroupState:
+    """An allocation group during a save step: its characteristics and each living model's remaining wounds."""
+
+    name: str
+    W: int
+    Sv: int
+    InSv: int | None = None
+    character: bool = False
+    wounds: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.wounds is None:
+            self.wounds = [self.W]
+
+
+@rule("05.04")
+def resolve_save_rolls(groups: Sequence[ModelGroupState], order: Sequence[str], save_rolls: Sequence[int],
+                       ap: int, damage: Sequence[int] | int) -> list[str]:
+    """Resolve given save rolls, lowest first, into the current allocation group; return destroyed models.
+
+    ``order`` is the declared allocation order (group names); ``damage`` is the
+    attack's D, or one D per inflicting attack in resolution order. Attacks left
+    when every model is destroyed are lost. Mutates ``groups``' wounds.
+    """
+    by_name = {g.name: g for g in groups}
+    damages = list(damage) if not isinstance(damage, int) else None
+    destroyed: list[str] = []
+    for roll in save_results_in_resolution_order(save_rolls):
+        current = next((by_name[n] for n in order if by_name[n].wounds), None)
+        if current is None:
+            break  # all models destroyed: excess attacks are lost
+        if save_check(roll, ap, current.Sv, current.InSv or 0) == Save.FAILS:
+            continue
+        d = damage if damages is None else damages.pop(0)
+        i = select_model(current.wounds, [current.W] * len(current.wounds))
+        current.wounds[i] = wounds_after_damage(current.wounds[i], d)
+        if current.wounds[i] <= 0:
+            current.wounds.pop(i)
+            destroyed.append(current.name)
+    return destroyed

@@ -1,0 +1,81 @@
+"""Run the hypothesis properties under pytest and turn each marked test into a check record.
+
+A property says which sections it verifies with ``@pytest.mark.refs("03.03")``;
+tests without the marker (the mutation tests that check the checks) run under
+plain pytest only. A hypothesis failure keeps its falsifying example as the
+counterexample.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import pytest
+
+from rules40k import REPO_ROOT
+
+PROPERTIES = REPO_ROOT / "properties"
+
+
+class _Collector:
+    """A pytest plugin that records each refs-marked test's outcome."""
+
+    def __init__(self, on_result: Callable[[dict], None] | None, ref: str | None = None):
+        self.ref = ref
+        self.records: list[dict] = []
+        self.refs: dict[str, list[str]] = {}
+        self.names: dict[str, str] = {}
+        self.on_result = on_result
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        kept = []
+        for item in items:
+            marker = item.get_closest_marker("refs")
+            if marker is None or (self.ref and self.ref not in marker.args):
+                continue
+            kept.append(item)
+            self.refs[item.nodeid] = list(marker.args)
+            doc = (getattr(item.obj, "__doc__", None) or item.name).strip().split("\n")[0]
+            self.names[item.nodeid] = doc
+        items[:] = kept
+
+    def pytest_runtest_logreport(self, report):
+        if report.nodeid not in self.refs:
+            return
+        if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+            status = {"passed": "passed", "failed": "failed", "skipped": "skipped"}[report.outcome]
+            text = str(report.longrepr) if report.longrepr else ""
+            match = re.search(r"Falsifying example:.*?(?=\n\n|\Z)", text, re.S)
+            record = {
+                "id": f"property:{report.nodeid.split('::')[-1]}",
+                "kind": "property",
+                "refs": self.refs[report.nodeid],
+                "name": self.names[report.nodeid],
+                "status": status,
+                "detail": "" if status == "passed" else (text.strip().splitlines() or [""])[-1][:500],
+                "counterexample": match.group(0) if match else None,
+                "test": report.nodeid,
+            }
+            self.records.append(record)
+            if self.on_result:
+                self.on_result(record)
+
+
+_QUIET = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal"]
+
+
+def count_properties(ref: str | None = None) -> int:
+    """How many refs-marked properties there are (collection only), for the progress bar."""
+    collector = _Collector(None, ref)
+    pytest.main([str(PROPERTIES), "--collect-only", *_QUIET], plugins=[collector])
+    return len(collector.refs)
+
+
+def run_properties(on_result: Callable[[dict], None] | None = None, ref: str | None = None) -> list[dict]:
+    """Run every refs-marked property (optionally only those of one section) and return their records."""
+    collector = _Collector(on_result, ref)
+    code = pytest.main([str(PROPERTIES), *_QUIET], plugins=[collector])
+    if code not in (0, 1, 5):
+        raise RuntimeError(f"pytest could not run the properties in {PROPERTIES} (exit code {code})")
+    return collector.records
