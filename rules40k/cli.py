@@ -267,6 +267,31 @@ def cmd_calc(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from rules40k import bench
+
+    paths = args.scenario or bench.SCENARIOS
+    for path in paths:
+        if not Path(path).is_file():
+            raise UsageError(f"{path}: no such scenario file")
+    rows = bench.run(paths, repeats=args.repeats, precision=args.precision, max_trials=args.max_trials)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    table = Table(title=f"Exact calculator against a simulation reaching ±{args.precision} on the mean")
+    for column in ("scenario", "attacks", "exact (s)", "peak MiB", "trials for ±", "simulation (s)", "exact faster by",
+                   "E[destroyed]", "simulated"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        sim = f"{row['simulation_seconds_for_precision']:.2f}" + (" (extrapolated)" if row["simulation_extrapolated"] else "")
+        table.add_row(row["scenario"], f"{row['expected_attacks']:.0f}", f"{row['exact_seconds']:.3f}",
+                      f"{row['exact_peak_mib']:.1f}", str(row["simulation_trials_for_precision"]), sim,
+                      f"{row['exact_faster_by']:.0f}x", f"{row['expected_models_destroyed']:.4f}",
+                      f"{row['simulated_mean']:.4f}")
+    _console().print(table)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="rules40k", description="Rules-as-code verification suite for Warhammer 40,000.")
     verbs = root.add_subparsers(dest="verb", required=True)
@@ -304,6 +329,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="step-by-step probabilities for each weapon")
     p.add_argument("--plot", metavar="FILE.svg", help="draw the distributions (.svg, .png or .pdf)")
     p.set_defaults(run=cmd_calc)
+
+    p = verbs.add_parser("bench", help="time the exact calculator against a dice-rolling simulation")
+    p.add_argument("scenario", nargs="*", help="scenario files (default: the two benchmark scenarios in examples/)")
+    p.add_argument("--repeats", type=int, default=3, help="exact runs to take the best time of")
+    p.add_argument("--precision", type=float, default=0.01, help="the simulation's target 95%% half-width on the mean")
+    p.add_argument("--max-trials", type=int, default=None,
+                   help="cap simulated trials and extrapolate the time (marked as extrapolated)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench)
 
     p = verbs.add_parser("site", help="run the checks and build the annotated rulebook site")
     p.add_argument("--document", default="core")
