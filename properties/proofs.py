@@ -27,10 +27,15 @@ Built = tuple[list[Any], Any, dict[str, Any]]
 
 @dataclass(frozen=True)
 class Proof:
+    """A registered proof. ``expect="disproved"`` marks a finding: the rules as written
+    violate the statement, the counterexample is the evidence, and the code follows
+    a recorded interpretation instead (findings/*.yaml names the proof)."""
+
     id: str
     refs: tuple[str, ...]
     statement: str
     build: Callable[[], Built]
+    expect: str = "proved"
 
 
 @dataclass
@@ -48,13 +53,16 @@ class ProofResult:
 PROOFS: dict[str, Proof] = {}
 
 
-def proof(id: str, refs: tuple[str, ...], statement: str) -> Callable[[Callable[[], Built]], Callable[[], Built]]:
-    """Register a proof builder under ``id``."""
+def proof(id: str, refs: tuple[str, ...], statement: str,
+          expect: str = "proved") -> Callable[[Callable[[], Built]], Callable[[], Built]]:
+    """Register a proof builder under ``id`` (``expect="disproved"`` for a finding)."""
+    if expect not in ("proved", "disproved"):
+        raise ValueError(f"proof {id!r}: expect must be 'proved' or 'disproved'")
 
     def register(build: Callable[[], Built]) -> Callable[[], Built]:
         if id in PROOFS:
             raise ValueError(f"proof id {id!r} registered twice")
-        PROOFS[id] = Proof(id, tuple(refs), statement, build)
+        PROOFS[id] = Proof(id, tuple(refs), statement, build, expect)
         return build
 
     return register
@@ -95,7 +103,20 @@ def check(item: Proof, timeout_ms: int = 10_000) -> ProofResult:
     return result
 
 
+def load_all() -> dict[str, Proof]:
+    """Import every ``properties/proofs_*.py`` module so its proofs register, then return the registry."""
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if info.name.startswith("proofs_"):
+            importlib.import_module(f"properties.{info.name}")
+    return PROOFS
+
+
 def check_all() -> list[ProofResult]:
+    load_all()
     return [check(PROOFS[name]) for name in sorted(PROOFS)]
 
 

@@ -55,39 +55,78 @@ def restorations(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     return data
 
 
+def _files(document: str, root: Path, name: str) -> list[Path]:
+    """``name``.yaml and every file in the folder ``name``/, so chapters can keep their own files."""
+    base = annotations_dir(document, root)
+    single = base / f"{name}.yaml"
+    return ([single] if single.exists() else []) + sorted((base / name).glob("*.yaml"))
+
+
+def _records(document: str, root: Path, name: str, keys: tuple[str, ...]) -> list[dict]:
+    out: list[dict] = []
+    seen: dict[str, Path] = {}
+    for path in _files(document, root, name):
+        for index, entry in enumerate(_load(path, list), 1):
+            _require(path, index, entry, keys)
+            if entry["id"] in seen:
+                raise AnnotationError(f"{path}: entry {index} repeats id {entry['id']!r} (first in {seen[entry['id']].name})")
+            seen[entry["id"]] = path
+            out.append(entry)
+    return out
+
+
 def interpretations(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
-    path = annotations_dir(document, root) / "interpretations.yaml"
-    data = _load(path, list)
-    for index, entry in enumerate(data, 1):
-        _require(path, index, entry, ("id", "refs", "question", "readings", "chosen", "evidence"))
+    """Recorded readings of ambiguous text (interpretations.yaml and interpretations/*.yaml)."""
+    out = _records(document, root, "interpretations", ("id", "refs", "question", "readings", "chosen", "evidence"))
+    for entry in out:
         if entry["chosen"] not in {r.get("id") for r in entry["readings"]}:
-            raise AnnotationError(f"{path}: entry {index} ({entry['id']}) chooses {entry['chosen']!r}, "
+            raise AnnotationError(f"interpretation {entry['id']!r} chooses {entry['chosen']!r}, "
                                   "which is not one of its readings")
-    return data
+    return out
+
+
+FINDING_KINDS = ("gap", "contradiction", "unreachable", "ambiguity", "no-legal-choice", "non-termination")
+
+
+def findings(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
+    """Where the rules as written fail a property (findings/*.yaml): gaps, contradictions, ...
+
+    Each names its sections, its kind, the evidence, the check that shows it
+    (a proof or property id) and the interpretation the code follows instead.
+    """
+    out = _records(document, root, "findings", ("id", "refs", "kind", "summary", "evidence"))
+    for entry in out:
+        if entry["kind"] not in FINDING_KINDS:
+            raise AnnotationError(f"finding {entry['id']!r} has kind {entry['kind']!r}; expected one of "
+                                  + ", ".join(FINDING_KINDS))
+    return out
 
 
 def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, dict[str, str]]:
     """Recorded reasons for sections that are inert or deferred, per reference.
 
-    A chapter-wide reason (key "chapters") applies to each section of that
-    chapter that has no reason of its own.
+    Read from status.yaml and status/*.yaml. A chapter-wide reason (key
+    "chapters") applies to each section of that chapter that has no reason of its own.
     """
-    path = annotations_dir(document, root) / "status.yaml"
-    data = _load(path, dict)
     out: dict[str, dict[str, str]] = {}
-    for status in ("inert", "deferred"):
-        entries = data.get(status) or {}
-        if not isinstance(entries, dict):
-            raise AnnotationError(f"{path}: {status!r} must map references to reasons")
-        for ref, reason in entries.items():
-            if not isinstance(reason, str) or not reason.strip():
-                raise AnnotationError(f"{path}: {status} {ref} needs a reason")
-            out[str(ref)] = {"status": status, "reason": reason.strip()}
-    chapters = data.get("chapters") or {}
-    for chapter, entry in chapters.items():
-        if not isinstance(entry, dict) or entry.get("status") not in {"inert", "deferred"} or not entry.get("reason"):
-            raise AnnotationError(f"{path}: chapters {chapter} needs a status (inert or deferred) and a reason")
-    return {"sections": out, "chapters": {str(k): v for k, v in chapters.items()}}
+    chapters: dict[str, dict] = {}
+    for path in _files(document, root, "status"):
+        data = _load(path, dict)
+        for status in ("inert", "deferred"):
+            entries = data.get(status) or {}
+            if not isinstance(entries, dict):
+                raise AnnotationError(f"{path}: {status!r} must map references to reasons")
+            for ref, reason in entries.items():
+                if not isinstance(reason, str) or not reason.strip():
+                    raise AnnotationError(f"{path}: {status} {ref} needs a reason")
+                if str(ref) in out:
+                    raise AnnotationError(f"{path}: {ref} already has a recorded status")
+                out[str(ref)] = {"status": status, "reason": reason.strip()}
+        for chapter, entry in (data.get("chapters") or {}).items():
+            if not isinstance(entry, dict) or entry.get("status") not in {"inert", "deferred"} or not entry.get("reason"):
+                raise AnnotationError(f"{path}: chapters {chapter} needs a status (inert or deferred) and a reason")
+            chapters[str(chapter)] = entry
+    return {"sections": out, "chapters": chapters}
 
 
 def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:

@@ -150,16 +150,22 @@ def run_proofs(names: list[str] | None = None) -> list[dict]:
     """Registered z3 proofs (all, or the named ones), as check records with any counterexample."""
     from properties import proofs
 
+    proofs.load_all()
     out = []
     for name in names if names is not None else sorted(proofs.PROOFS):
-        result = proofs.check(proofs.PROOFS[name])
+        item = proofs.PROOFS[name]
+        result = proofs.check(item)
+        # A finding is a proof the rules as written are expected to fail.
+        as_expected = result.status == item.expect
+        status = ("finding" if item.expect == "disproved" else "passed") if as_expected else "failed"
         out.append({
             "id": f"proof:{result.id}",
             "kind": "proof",
             "refs": list(result.refs),
             "name": result.statement,
-            "status": "passed" if result.status == "proved" else "failed",
+            "status": status,
             "verdict": result.status,
+            "expect": item.expect,
             "detail": result.detail,
             "counterexample": result.counterexample,
             "example": result.example,
@@ -183,7 +189,7 @@ def run_all(document: str = "core", *, ref: str | None = None, properties: bool 
         total += property_runner.count_properties(ref)
     from properties import proofs
 
-    proof_list = [p for p in sorted(proofs.PROOFS) if ref is None or ref in proofs.PROOFS[p].refs]
+    proof_list = [p for p in sorted(proofs.load_all()) if ref is None or ref in proofs.PROOFS[p].refs]
     total += len(proof_list)
 
     def tick(record: dict) -> dict:

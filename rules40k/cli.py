@@ -125,12 +125,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
         results = checks.run_all(args.document, ref=args.ref, properties=not args.no_properties, progress=advance)
     checks.write_results(results, Path(args.output))
-    failed = [c for c in results["checks"] if c["status"] not in ("passed", "skipped")]
+    failed = [c for c in results["checks"] if c["status"] not in ("passed", "skipped", "finding")]
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return 1 if failed else 0
     for check in results["checks"]:
-        mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]"}.get(check["status"], "[red]✗[/]")
+        mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]"}.get(
+            check["status"], "[red]✗[/]")
         if check["status"] != "passed" or args.verbose:
             console.print(f"{mark} {check['id']}  {', '.join(check['refs'])}  {check['name']}")
         if check["detail"] and check["status"] != "passed":
@@ -142,7 +143,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         by_kind[check["kind"]] = by_kind.get(check["kind"], 0) + 1
     plural = {"property": "properties"}
     console.print(", ".join(f"{n} {plural.get(kind, kind + 's') if n != 1 else kind}" for kind, n in sorted(by_kind.items())))
-    console.print(f"{len(results['checks']) - len(failed)} passed, {len(failed)} failed")
+    findings = sum(1 for c in results["checks"] if c["status"] == "finding")
+    console.print(f"{len(results['checks']) - len(failed)} passed, {len(failed)} failed"
+                  + (f" ({findings} of the passed are findings: the rules as written fail them, as recorded)"
+                     if findings else ""))
     console.print(f"wrote {args.output}", style="dim")
     return 1 if failed else 0
 

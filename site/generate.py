@@ -65,6 +65,7 @@ class Book:
     functions: dict[str, list[registry.RuleFunction]]
     restorations: list[dict]
     interpretations: list[dict]
+    findings: list[dict]
     examples: list[dict]
     results: dict | None
     results_file: str
@@ -144,6 +145,7 @@ def load(document: str, build: Path) -> Book:
         functions=functions,
         restorations=annotations.restorations(document),
         interpretations=annotations.interpretations(document),
+        findings=annotations.findings(document),
         examples=annotations.examples(document),
         results=results,
         results_file=str(results_path),
@@ -187,6 +189,12 @@ def check_references(book: Book) -> None:
     for entry in book.interpretations:
         for ref in entry["refs"]:
             need(ref, f"Interpretation {entry['id']!r} names")
+    for entry in book.findings:
+        for ref in entry["refs"]:
+            need(ref, f"Finding {entry['id']!r} names")
+        if entry.get("interpretation") and entry["interpretation"] not in {i["id"] for i in book.interpretations}:
+            raise SiteError(f"Finding {entry['id']!r} follows interpretation {entry['interpretation']!r}, "
+                            "which is not recorded.")
     for entry in book.examples:
         need(entry["ref"], f"Example {entry['id']!r} ({entry.get('file', '?')}) names")
     for check in book.checks():
@@ -488,6 +496,26 @@ def interpretation_views(page: Page, entries: list[dict]) -> list[dict]:
     return views
 
 
+def finding_views(page: Page, entries: list[dict], checks_by_id: dict[str, dict]) -> list[dict]:
+    """Findings with their sections, evidence, the check that shows them and the reading the code follows."""
+    views = []
+    for entry in entries:
+        check = checks_by_id.get(str(entry.get("check"))) if entry.get("check") else None
+        views.append({
+            "id": entry["id"],
+            "kind": entry["kind"],
+            "refs": [page.link(ref) for ref in page.book.sort_refs(entry["refs"])],
+            "summary": page.inline(" ".join(str(entry["summary"]).split())),
+            "detail": page.inline(" ".join(str(entry.get("detail") or "").split())),
+            "evidence": [evidence_view(page.book, e) for e in entry.get("evidence") or []],
+            "check": check_view(page, check) if check else None,
+            "check_id": entry.get("check"),
+            "interpretation": entry.get("interpretation"),
+            "counterexample": escape(str(check.get("counterexample"))) if check and check.get("counterexample") else "",
+        })
+    return views
+
+
 def check_view(page: Page, check: dict) -> dict:
     return {
         "id": check.get("id", "?"),
@@ -591,6 +619,7 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "other_printings": [{"line": p.get("line"), "text": page.text(p.get("text") or "")}
                             for p in section.get("other_printings") or []],
         "interpretations": interpretation_views(page, [i for i in book.interpretations if ref in i["refs"]]),
+        "findings": finding_views(page, [f for f in book.findings if ref in f["refs"]], checks_by_id),
         "notes": note_views(page, section.get("notes") or []),
         "functions": function_views(page, book.functions.get(ref, [])),
         "examples": examples,
@@ -663,6 +692,7 @@ def home_page(book: Book, env: jinja2.Environment, code_files: list[str]) -> tup
         "chapters": [{"link": page.link(c["number"]), "summary": coverage.summary([book.rows[r] for r in c["refs"]])}
                      for c in book.chapters],
         "interpretations": len(book.interpretations),
+        "findings": len(book.findings),
         "restorations": len(book.restorations),
         "examples": len(book.examples),
         "code_files": [{"file": f, "href": page.href(code_path(f))} for f in code_files],
@@ -696,6 +726,14 @@ def interpretations_page(book: Book, env: jinja2.Environment) -> tuple[str, str]
     entries = sorted(book.interpretations, key=lambda entry: (first_ref(entry), entry["id"]))
     return "interpretations.md", env.get_template("interpretations.md.j2").render(
         {"interpretations": interpretation_views(page, entries)})
+
+
+def findings_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
+    page = Page(book, "findings.md", "findings")
+    checks_by_id = {str(c.get("id")): c for c in book.checks()}
+    entries = sorted(book.findings, key=lambda f: (book.sort_refs(f["refs"])[0] if f["refs"] else "", f["id"]))
+    return "findings.md", env.get_template("findings.md.j2").render(
+        {"findings": finding_views(page, entries, checks_by_id)})
 
 
 def source_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
@@ -732,7 +770,8 @@ def _as_list(value: Any) -> list:
 
 
 REFERENCE_PAGES = [("Coverage ledger", "ledger.md"), ("Check results", "results.md"),
-                   ("Interpretations", "interpretations.md"), ("Source report", "source.md")]
+                   ("Findings", "findings.md"), ("Interpretations", "interpretations.md"),
+                   ("Source report", "source.md")]
 
 
 def modules(book: Book) -> list[str]:
@@ -759,7 +798,7 @@ def render(book: Book) -> dict[str, str]:
     for file in code_files:
         path, text = code_page(book, env, file)
         pages[path] = text
-    for make in (ledger_page, results_page, interpretations_page, source_page):
+    for make in (ledger_page, results_page, findings_page, interpretations_page, source_page):
         path, text = make(book, env)
         pages[path] = text
     path, text = home_page(book, env, code_files)
