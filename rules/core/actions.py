@@ -1,0 +1,3 @@
+"""Chapter 16 Actions: starting and completing actions."""
+
+from __future__ import annotations

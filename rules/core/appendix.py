@@ -1,0 +1,3 @@
+"""Rules appendix: starting strength and half-strength, destroyed, revived and the other appendix entries."""
+
+from __future__ import annotations
