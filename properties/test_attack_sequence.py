@@ -1,0 +1,170 @@
+"""The z3 proofs of chapters 05, 06 and 24 fail for a broken copy of the rule they are about.
+
+``properties/test_proofs.py`` checks that every registered proof is proved for the real
+rules. Here each proof of the attack sequence, mortal wounds, hazard rolls and weapon
+abilities is paired with one (or more) plausible slips in the rule it rests on, which
+must make it ``disproved`` with a ready-to-paste ``@example(...)`` counterexample.
+
+Decision-table mutants are whole tables rebuilt with ``dataclasses.replace`` and
+monkeypatched over the module attribute (``attack_sequence.WOUND_THRESHOLD``), so the
+rule function and everything that calls it pick up the broken copy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import z3
+
+from properties import proofs
+from rules.core import attack_sequence, core_abilities, other_concepts
+from rules.logic import And, Clamp, If, Min, Not, Or
+from rules.logic import DecisionTable
+
+
+def _with_rows(table: DecisionTable, rows) -> DecisionTable:
+    return dataclasses.replace(table, rows=tuple(rows))
+
+
+def _answers_swapped(table: DecisionTable, i: int, j: int) -> DecisionTable:
+    """The labels stay in place but two answers trade rows: a misaligned "required result" column."""
+    rows = list(table.rows)
+    rows[i], rows[j] = (dataclasses.replace(rows[i], then=table.rows[j].then),
+                        dataclasses.replace(rows[j], then=table.rows[i].then))
+    return _with_rows(table, rows)
+
+
+def _condition_replaced(table: DecisionTable, i: int, when) -> DecisionTable:
+    rows = list(table.rows)
+    rows[i] = dataclasses.replace(rows[i], when=when)
+    return _with_rows(table, rows)
+
+
+def _rows_reordered(table: DecisionTable, i: int, j: int) -> DecisionTable:
+    rows = list(table.rows)
+    rows[i], rows[j] = rows[j], rows[i]
+    return _with_rows(table, rows)
+
+
+WT, HR, WR, SC = (attack_sequence.WOUND_THRESHOLD, attack_sequence.HIT_ROLL, attack_sequence.WOUND_ROLL,
+                  attack_sequence.SAVE_CHECK)
+
+#: The wound table with the "twice" row read as "two more than" (and "greater" as "one more").
+WOUND_THRESHOLD_TWO_MORE = _condition_replaced(
+    _condition_replaced(WT, 0, lambda strength, toughness: strength >= toughness + 2),
+    1, lambda strength, toughness: And(strength > toughness, strength < toughness + 2))
+
+#: The wound table with the answers of "GREATER" (3+) and "EQUAL" (4+) swapped.
+WOUND_THRESHOLD_SWAPPED = _answers_swapped(WT, 1, 2)
+
+#: A save check that forgets the AP.
+SAVE_CHECK_IGNORING_AP = _condition_replaced(SC, 2, lambda roll, sv, **_: roll >= sv)
+
+
+# Each mutant breaks one rule function the way a plausible slip would; the named
+# proof must then be disproved with a counterexample printed as @example(...).
+MUTANTS = [
+    ("wound-threshold-in-range", attack_sequence, "WOUND_THRESHOLD", _with_rows(WT, WT.rows[:-1])),
+    ("wound-threshold-monotone", attack_sequence, "WOUND_THRESHOLD", WOUND_THRESHOLD_SWAPPED),
+    ("wound-threshold-ratio", attack_sequence, "WOUND_THRESHOLD", WOUND_THRESHOLD_TWO_MORE),
+    ("hit-unmodified-one-fails", attack_sequence, "HIT_ROLL", _with_rows(HR, HR.rows[1:])),
+    ("hit-unmodified-six-critical", attack_sequence, "HIT_ROLL",
+     _condition_replaced(HR, 1, lambda roll, modifier, **_: roll + modifier >= 6)),
+    ("hit-roll-monotone", attack_sequence, "HIT_ROLL",
+     _condition_replaced(HR, 2, lambda roll, modifier, skill: roll - modifier >= skill)),
+    ("wound-unmodified-one-fails", attack_sequence, "WOUND_ROLL", _with_rows(WR, WR.rows[1:])),
+    ("wound-unmodified-six-critical", attack_sequence, "WOUND_ROLL",
+     _condition_replaced(WR, 1, lambda roll, modifier, critical, **_: roll + modifier >= critical)),
+    ("wound-roll-monotone", attack_sequence, "WOUND_ROLL",
+     _condition_replaced(WR, 2, lambda roll, modifier, required, **_: roll + modifier == required)),
+    ("modifier-limits", attack_sequence, "capped_roll_modifier", lambda total: Clamp(total, -1, 2)),
+    ("modifier-limits", attack_sequence, "modified_skill",
+     lambda skill, worsened, improved: Min(skill + worsened - improved, 7)),
+    ("save-roll-monotone", attack_sequence, "SAVE_CHECK",
+     _condition_replaced(SC, 1, lambda roll, insv, **_: And(insv > 0, roll == insv))),
+    ("save-unmodified-one-inflicts", attack_sequence, "SAVE_CHECK", _with_rows(SC, SC.rows[1:])),
+    ("save-better-armour-never-worse", attack_sequence, "SAVE_CHECK",
+     _condition_replaced(SC, 2, lambda roll, ap, sv, **_: roll - ap >= sv)),
+    ("save-ap-worsens-save-by-its-value", attack_sequence, "SAVE_CHECK", SAVE_CHECK_IGNORING_AP),
+    ("invulnerable-save-ignores-ap", attack_sequence, "SAVE_CHECK",
+     _condition_replaced(SC, 1, lambda roll, ap, insv, **_: And(insv > 0, roll + ap >= insv))),
+    ("mortal-wounds-spare-characters", other_concepts, "MORTAL_WOUND_MODEL",
+     _rows_reordered(other_concepts.MORTAL_WOUND_MODEL, 1, 2)),
+    ("hazard-roll-fails-on-one-or-two", other_concepts, "hazard_roll_fails", lambda roll: roll <= 1),
+    ("blast-extra-attacks-per-five", core_abilities, "blast_extra_attacks",
+     lambda models_in_target, per_five=1: per_five * If(models_in_target >= 16, 4, If(
+         models_in_target >= 11, 3, If(models_in_target >= 6, 2, If(models_in_target >= 1, 1, 0))))),
+    ("cleave-extra-attacks-per-five", core_abilities, "cleave_extra_attacks",
+     lambda models_in_target, per_five, single_target: core_abilities.blast_extra_attacks(models_in_target, per_five)),
+    ("rapid-fire-only-within-half-range", core_abilities, "rapid_fire_extra_attacks",
+     lambda per_weapon, within_half_range: per_weapon),
+    ("melta-only-within-half-range", core_abilities, "melta_damage_bonus",
+     lambda per_melta, within_half_range: If(within_half_range, 2 * per_melta, 0)),
+    ("sustained-hits-add-x-on-criticals", core_abilities, "sustained_hits",
+     lambda critical_hit, extra: If(critical_hit, extra, 0)),
+    ("lethal-hits-only-on-criticals", core_abilities, "lethal_hit_wounds_automatically",
+     lambda critical_hit, choose_automatic=True: choose_automatic),
+    ("devastating-wounds-only-on-criticals", core_abilities, "devastating_mortal_wounds",
+     lambda critical_wound, damage: If(critical_wound, 1, 0)),
+    ("feel-no-pain-saves-on-x-or-more", core_abilities, "wound_is_lost",
+     lambda roll, feel_no_pain: roll <= feel_no_pain),
+    ("twin-linked-rerolls-failed-wounds", core_abilities, "twin_linked_rerolls",
+     lambda first_result_failed, policy_all_non_critical=False, critical=False: Or(first_result_failed,
+                                                                                  Not(critical))),
+]
+
+#: The proofs this file pairs with mutants (all registered in properties/proofs.py).
+ATTACK_PROOFS = sorted({m[0] for m in MUTANTS})
+
+
+def _ids(mutants):
+    seen: dict[str, int] = {}
+    out = []
+    for name, _module, attribute, _mutant in mutants:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(f"{name}[{attribute}]")
+    return out
+
+
+@pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS, ids=_ids(MUTANTS))
+def test_attack_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
+    assert proofs.check(proofs.PROOFS[name]).status == "proved"
+    monkeypatch.setattr(module, attribute, mutant)
+    result = proofs.check(proofs.PROOFS[name])
+    assert result.status == "disproved", result.detail
+    assert result.example.startswith("@example(") and result.counterexample
+
+
+@pytest.mark.parametrize("name", ATTACK_PROOFS)
+def test_attack_proof_is_not_vacuous(name):
+    """The preconditions can all hold at once, so "proved" is not proved about nothing."""
+    pre, _goal, _symbols = proofs.PROOFS[name].build()
+    solver = z3.Solver()
+    solver.add(*pre)
+    assert solver.check() == z3.sat
+
+
+def test_every_attack_proof_is_registered_with_known_sections():
+    from rules import spec
+
+    sections = spec.sections("core")
+    for name in ATTACK_PROOFS:
+        assert name in proofs.PROOFS
+        assert set(proofs.PROOFS[name].refs) <= set(sections), name
+
+
+def test_mutated_tables_still_pass_the_table_checks_only_where_expected():
+    """Why the wound-table mutants are answer swaps, not row reorderings.
+
+    The strength-vs-toughness rows are exclusive bands (interpretation
+    strength-vs-toughness-bands), so merely reordering them changes nothing: the
+    swap that matters is of the answers. The mortal-wound table is first-match
+    with overlapping rows, so there reordering two rows is the slip.
+    """
+    reordered = _rows_reordered(WT, 1, 2)
+    for s in range(1, 13):
+        for t in range(1, 13):
+            assert reordered(strength=s, toughness=t) == WT(strength=s, toughness=t)
+    assert any(WOUND_THRESHOLD_SWAPPED(strength=s, toughness=t) != WT(strength=s, toughness=t)
+               for s in range(1, 13) for t in range(1, 13))
