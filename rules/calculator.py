@@ -445,10 +445,14 @@ class Calculator:
                         for s2, q2 in self._one_save(s, face, plan, order, precision).items():
                             _add(step, s2, q * q2)
                     chain.append(step)
+                get = nxt.get
                 for k, w in enumerate(weights):
                     if w:
+                        pw = p * w
+                        rest = left - k
                         for s, q in chain[k].items():
-                            _add(nxt, (s, left - k, criticals), p * w * q)
+                            key = (s, rest, criticals)
+                            nxt[key] = get(key, ZERO) + pw * q
             current = nxt
         for (st, left, criticals), p in current.items():
             _add(done, (st, criticals), p)
