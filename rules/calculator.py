@@ -574,3 +574,13 @@ class Calculator:
 def calculate(scenario: Scenario) -> Result:
     """The exact outcome of a scenario (the Python entry point of ``rules40k calc``)."""
     return Calculator(scenario).run()
+
+
+def outcome(scenario: Mapping) -> dict:
+    """Read a scenario mapping and return the headline distributions as Fractions (for example data)."""
+    from rules.scenario import read_scenario
+
+    result = calculate(read_scenario(scenario))
+    return {"models_destroyed": result.models_destroyed, "wounds_lost": result.wounds_lost,
+            "expected_models_destroyed": result.expected_models_destroyed,
+            "expected_wounds_lost": result.expected_wounds_lost}

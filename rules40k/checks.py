@@ -8,6 +8,7 @@ the site renders that file and never decides a verdict itself.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import enum
 import importlib
@@ -38,6 +39,8 @@ def resolve(path: str) -> Callable:
 
 def plain(value: Any) -> Any:
     """Results in the form example data is written in (Fraction -> "p/q", enum -> name)."""
+    if isinstance(value, enum.Enum):  # before int: the outcome enums are IntEnums
+        return value.name
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, Fraction):
@@ -62,7 +65,7 @@ def _convert(value: Any, hint: Any) -> Any:
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
         fields = typing.get_type_hints(hint)
         return hint(**{k: _convert(v, fields.get(k, Any)) for k, v in value.items()})
-    if origin in (list, tuple, typing.Sequence, typing.Iterable) or str(origin) == "<class 'collections.abc.Sequence'>":
+    if origin in (list, tuple, typing.Sequence, typing.Iterable, collections.abc.Sequence, collections.abc.Iterable):
         args = typing.get_args(hint)
         inner = args[0] if args else Any
         if isinstance(value, list):

@@ -511,6 +511,8 @@ def finding_views(page: Page, entries: list[dict], checks_by_id: dict[str, dict]
             "check": check_view(page, check) if check else None,
             "check_id": entry.get("check"),
             "interpretation": entry.get("interpretation"),
+            "interpretation_link": page.href("interpretations.md", entry["interpretation"])
+            if entry.get("interpretation") else "",
             "counterexample": escape(str(check.get("counterexample"))) if check and check.get("counterexample") else "",
         })
     return views

@@ -80,3 +80,17 @@ def test_strength_half_the_toughness_needs_a_six():
     assert (chosen, literal(strength=1, toughness=4)) == (6, 5)
     # The literal reading is the finding: its HALF row can never be reached.
     assert logic.check_table(literal).unreachable == ["Strength is HALF (or less than half) the Toughness: 6+"]
+
+
+def test_pistol_does_not_break_identical_attacks():
+    """The book gathers a bolt pistol's dice with boltguns'; comparing every ability would not."""
+    from rules.core import making_attacks
+    from rules.model import Weapon
+
+    boltgun = Weapon("Boltgun", 24, 2, 3, 4, 0, 1)
+    bolt_pistol = Weapon("Bolt pistol", 12, 1, 3, 4, 0, 1, ("PISTOL",))
+    chosen = making_attacks.identical_attacks(boltgun, bolt_pistol)
+    every_ability_reading = set(boltgun.abilities) == set(bolt_pistol.abilities)
+    assert (chosen, every_ability_reading) == (True, False)
+    # Abilities that do act on resolution still separate the attacks.
+    assert not making_attacks.identical_attacks(boltgun, Weapon("Boltgun", 24, 2, 3, 4, 0, 1, ("LETHAL HITS",)))

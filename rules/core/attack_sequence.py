@@ -7,6 +7,7 @@ They run on ints for the calculator and on z3 terms for the proofs.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -259,9 +260,9 @@ def resolve_save_rolls(groups: Sequence[ModelGroupState], order: Sequence[str], 
 
     ``order`` is the declared allocation order (group names); ``damage`` is the
     attack's D, or one D per inflicting attack in resolution order. Attacks left
-    when every model is destroyed are lost. Mutates ``groups``' wounds.
+    when every model is destroyed are lost. The groups given are not changed.
     """
-    by_name = {g.name: g for g in groups}
+    by_name = {g.name: dataclasses.replace(g, wounds=list(g.wounds or [g.W])) for g in groups}
     damages = list(damage) if not isinstance(damage, int) else None
     destroyed: list[str] = []
     for roll in save_results_in_resolution_order(save_rolls):

@@ -39,11 +39,30 @@ def split_is_valid(declared: Sequence[Any], attacks: Any) -> Any:
     return And(*(n >= 1 for n in declared), sum(declared) == attacks)
 
 
+#: Abilities that act before or after the attack sequence (weapon selection, shooting types,
+#: hazard rolls), not on how an attack is resolved. Interpretation: identical-attacks-abilities.
+NOT_ACTING_ON_RESOLUTION = frozenset({"ASSAULT", "PISTOL", "CLOSE-QUARTERS", "ONE SHOT", "EXTRA ATTACKS", "HAZARDOUS"})
+
+
+def _resolving_abilities(abilities) -> frozenset:
+    names = set()
+    for text in abilities:
+        name = str(text).strip("[] ").upper()
+        if not any(name == a or name.startswith(a + " ") or name.startswith(a + ":") for a in NOT_ACTING_ON_RESOLUTION):
+            names.add(name)
+    return frozenset(names)
+
+
 @rule("04.03")
 def identical_attacks(a: Weapon, b: Weapon, a_rules: frozenset = frozenset(), b_rules: frozenset = frozenset()) -> bool:
-    """Identical attacks share BS/WS, S, AP and D and are affected by the same abilities and rules."""
-    return (a.skill, a.S, a.AP, str(a.D), frozenset(a.abilities) | a_rules) == \
-        (b.skill, b.S, b.AP, str(b.D), frozenset(b.abilities) | b_rules)
+    """Identical attacks share BS/WS, S, AP and D and are affected by the same abilities and rules.
+
+    Only abilities that act while the attack is resolved count: a bolt pistol's [PISTOL] does not
+    stop it making identical attacks with boltguns (the book's own walkthrough).
+    Interpretation: identical-attacks-abilities.
+    """
+    return (a.skill, a.S, a.AP, str(a.D), _resolving_abilities(a.abilities) | a_rules) == \
+        (b.skill, b.S, b.AP, str(b.D), _resolving_abilities(b.abilities) | b_rules)
 
 
 GATHER, SELECT_ENEMY_UNIT, DONE = 1, 2, 3
