@@ -315,13 +315,14 @@ def test_derived_config_inherits_the_repository_config(built):
 def test_builds_with_no_functions_annotations_or_results(tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "load", lambda document=DOCUMENT: {})
     monkeypatch.setattr(registry, "functions_for", lambda ref, document=DOCUMENT: [])
-    for name in ("restorations", "interpretations", "examples"):
+    for name in ("restorations", "interpretations", "findings", "examples"):
         monkeypatch.setattr(annotations, name, lambda document=DOCUMENT: [])
     build = tmp_path / "build"
     docs = generate.build(build, document=DOCUMENT, run_mkdocs=False)
     assert docs == build / "docs"
     assert "not run" in (docs / "03.01.md").read_text(encoding="utf-8").lower()
     assert "No interpretations are recorded yet." in (docs / "interpretations.md").read_text(encoding="utf-8")
+    assert "No findings are recorded yet." in (docs / "findings.md").read_text(encoding="utf-8")
     assert "were not run" in (docs / "results.md").read_text(encoding="utf-8")
     assert not (docs / "code").exists()
     assert "- Code:" not in (build / "mkdocs.yml").read_text(encoding="utf-8")
@@ -338,7 +339,11 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
     example = {"id": "test-example", "ref": "05.02", "name": "A wound roll example", "call": "rules.dice.nothing",
                "source": {"kind": "figure", "title": "WOUND ROLL", "line": 700}, "args": {"roll": 4},
                "expect": {"wounds": True}, "file": "spec/core/annotations/examples/test.yaml"}
+    finding = {"id": "test-finding", "refs": ["05.02"], "kind": "unreachable", "summary": "A row never applies.",
+               "evidence": [{"document": "000_5a110eecb9ce1e5f.txt", "line": 1, "quote": "a | b"}],
+               "check": "proof:test-proof", "interpretation": "test-reading"}
     monkeypatch.setattr(annotations, "interpretations", lambda document=DOCUMENT: [interpretation])
+    monkeypatch.setattr(annotations, "findings", lambda document=DOCUMENT: [finding])
     monkeypatch.setattr(annotations, "examples", lambda document=DOCUMENT: [example])
     build = tmp_path / "build"
     build.mkdir()
@@ -349,6 +354,9 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
                     "expected": {"wounds": True}, "actual": {"wounds": False}},
                    {"id": "property:test-property", "kind": "property", "refs": ["05.02", "appendix/destroyed"],
                     "name": "Wounds are monotone in Strength", "status": "error", "detail": "ValueError: boom | bang"},
+                   {"id": "proof:test-proof", "kind": "proof", "refs": ["05.02"], "name": "Row HALF applies",
+                    "status": "finding", "detail": "counterexample: strength=1, toughness=2",
+                    "counterexample": {"strength": 1, "toughness": 2}},
                ]}
     (build / "results.json").write_text(json.dumps(results), encoding="utf-8")
     site = generate.build(build, document=DOCUMENT)
@@ -357,6 +365,9 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
     assert 'status-failed">failed</span> **A wound roll example**' in page
     assert '`{"wounds": false}`' in page
     assert "property check: property:test-property" in page
+    assert "Finding test-finding" in page and "interpretations.md#test-reading" in page
+    findings = (build / "docs" / "findings.md").read_text(encoding="utf-8")
+    assert "## test-finding" in findings and "strength" in findings
     assert "Interpretation test-reading" in (build / "docs" / "05" / "index.md").read_text(encoding="utf-8")
     assert "property:test-property" in (build / "docs" / "appendix" / "destroyed.md").read_text(encoding="utf-8")
     overview = (build / "docs" / "results.md").read_text(encoding="utf-8")
