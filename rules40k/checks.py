@@ -206,10 +206,22 @@ def run_all(document: str = "core", *, ref: str | None = None, properties: bool 
     if properties:
         checks += property_runner.run_properties(tick, ref)
     checks.sort(key=lambda c: c["id"])
+    return {"document": document, "checks": checks, "summary": summarize(checks)}
+
+
+def merge_results(previous: dict, partial: dict, ref: str) -> dict:
+    """Replace one section's checks in an earlier full results document."""
+    kept = [c for c in previous.get("checks", []) if ref not in c.get("refs", [])]
+    checks = sorted(kept + partial["checks"], key=lambda c: c["id"])
+    return {"document": partial["document"], "checks": checks, "summary": summarize(checks)}
+
+
+def summarize(checks: list[dict]) -> dict[str, int]:
+    """How many checks have each status."""
     summary: dict[str, int] = {}
     for check in checks:
         summary[check["status"]] = summary.get(check["status"], 0) + 1
-    return {"document": document, "checks": checks, "summary": dict(sorted(summary.items()))}
+    return dict(sorted(summary.items()))
 
 
 def write_results(results: dict, path: Path) -> None:

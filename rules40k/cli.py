@@ -124,12 +124,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
             bar.update(task, advance=1, total=total, description=description)
 
         results = checks.run_all(args.document, ref=args.ref, properties=not args.no_properties, progress=advance)
-    checks.write_results(results, Path(args.output))
-    failed = [c for c in results["checks"] if c["status"] not in ("passed", "skipped", "finding")]
+    output = Path(args.output)
+    if args.ref and output.exists():
+        # One section's run updates that section's checks in the existing results, not the whole file.
+        results = checks.merge_results(json.loads(output.read_text(encoding="utf-8")), results, args.ref)
+        shown = [c for c in results["checks"] if args.ref in c["refs"]]
+    else:
+        shown = results["checks"]
+    checks.write_results(results, output)
+    failed = [c for c in shown if c["status"] not in ("passed", "skipped", "finding")]
     if args.json:
-        print(json.dumps(results, indent=2, ensure_ascii=False))
+        print(json.dumps({**results, "checks": shown}, indent=2, ensure_ascii=False))
         return 1 if failed else 0
-    for check in results["checks"]:
+    for check in shown:
         mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]"}.get(
             check["status"], "[red]✗[/]")
         if check["status"] != "passed" or args.verbose:
@@ -139,12 +146,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if check.get("example"):
             console.print(f"    counterexample as a hypothesis example: {check['example']}", markup=False)
     by_kind: dict[str, int] = {}
-    for check in results["checks"]:
+    for check in shown:
         by_kind[check["kind"]] = by_kind.get(check["kind"], 0) + 1
     plural = {"property": "properties"}
     console.print(", ".join(f"{n} {plural.get(kind, kind + 's') if n != 1 else kind}" for kind, n in sorted(by_kind.items())))
-    findings = sum(1 for c in results["checks"] if c["status"] == "finding")
-    console.print(f"{len(results['checks']) - len(failed)} passed, {len(failed)} failed"
+    findings = sum(1 for c in shown if c["status"] == "finding")
+    console.print(f"{len(shown) - len(failed)} passed, {len(failed)} failed"
                   + (f" ({findings} of the passed are findings: the rules as written fail them, as recorded)"
                      if findings else ""))
     console.print(f"wrote {args.output}", style="dim")

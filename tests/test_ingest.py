@@ -407,12 +407,17 @@ def test_core_rules_document_is_the_000_seed():
 
 
 def _evidence() -> list:
+    """Every piece of evidence in restorations, interpretations and findings (single files and folders)."""
+    from rules40k import annotations
+
+    sources = {"restorations": annotations.restorations("core"),
+               "interpretations": annotations.interpretations("core"),
+               "findings": annotations.findings("core")}
     cases = []
-    for name in ("restorations.yaml", "interpretations.yaml"):
-        for entry in _load(name):
+    for kind, entries in sources.items():
+        for entry in entries:
             for item in entry["evidence"]:
-                cases.append(pytest.param(item, id=f"{name.split('.')[0]}:{entry['id']}:"
-                                                   f"{item['document'][:3]}:{item['line']}"))
+                cases.append(pytest.param(item, id=f"{kind}:{entry['id']}:{item['document'][:3]}:{item['line']}"))
     return cases
 
 
