@@ -178,6 +178,7 @@ class Calculator:
         self._saves: dict = {}
         self._damage: dict = {}
         self._mortal: dict = {}
+        self._lost: dict = {}
 
     # -- groups (05.03) --------------------------------------------------------------
 
@@ -364,10 +365,15 @@ class Calculator:
 
     # -- damage (05.04, 24.12, 06.02, 24.10) ---------------------------------------------
 
-    @lru_cache(maxsize=None)
     def _lost_wounds(self, damage: int, fnp: int | None) -> tuple:
-        """Distribution of wounds actually lost from ``damage``, Feel No Pain rolled per wound."""
-        return binomial(damage, core_abilities.chance_wound_is_lost(fnp))
+        """Distribution of wounds actually lost from ``damage``, Feel No Pain rolled per wound.
+
+        Remembered per calculation (not in a module cache), so a Calculator is freed after use.
+        """
+        key = (damage, fnp)
+        if key not in self._lost:
+            self._lost[key] = binomial(damage, core_abilities.chance_wound_is_lost(fnp))
+        return self._lost[key]
 
     def _damage_model(self, state: State, g: int, damage: Mapping[int, Any]) -> Dist:
         """One attack's damage to the selected model of group g; excess is lost (05.04)."""

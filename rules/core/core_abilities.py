@@ -142,10 +142,11 @@ def blast_extra_attacks(models_in_target: Any, per_five: Any = 1) -> Any:
 
 
 def _fives(models: Any) -> Any:
-    """How many whole fives of models (written without division so z3 and Python agree)."""
+    """How many whole fives of models: floor division, which z3's integer ``/`` also is for a
+    non-negative count (so both backends agree for any unit size)."""
     if isinstance(models, int):
         return models // 5
-    return If(models >= 20, 4, If(models >= 15, 3, If(models >= 10, 2, If(models >= 5, 1, 0))))
+    return models / 5
 
 
 @rule("24.06")

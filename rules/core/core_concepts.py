@@ -109,7 +109,7 @@ def opposing_player(active: Any) -> Any:
 # 01.04 Measuring distances ---------------------------------------------------
 
 
-def _exact(value: Fraction, *beside: Any) -> Any:
+def exact_beside(value: Fraction, *beside: Any) -> Any:
     """A Fraction constant in the form z3 needs when it meets symbolic coordinates."""
     if is_symbolic(*beside):
         return z3.Q(value.numerator, value.denominator)
@@ -124,7 +124,7 @@ def within_horizontally(a: Placed, b: Placed, inches: Any) -> Any:
     lengths, so it is exact for Fractions and linear-real for z3.
     """
     dx, dy = a.x - b.x, a.y - b.y
-    reach = inches + _exact(a.radius + b.radius, dx, dy, inches)
+    reach = inches + exact_beside(a.radius + b.radius, dx, dy, inches)
     return And(reach >= 0, dx * dx + dy * dy <= reach * reach)
 
 
