@@ -14,6 +14,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
+from properties.mutation import fails
 from properties import strategies_transports as ts
 from rules.core import attached_units
 from rules.core.attached_units import Role, Scope, Source
@@ -121,21 +122,6 @@ def _run_fight(max_examples: int | None = None):
     run_state_machine_as_test(AttachedUnitFight, settings=chosen)
 
 
-def _fails(check) -> bool:
-    """Whether running ``check`` fails. A hypothesis property runs with many examples, without shrinking or the
-    example database (a mutant's counterexample needs finding, not explaining); its own settings come back after."""
-    inner = getattr(check, "_hypothesis_internal_use_settings", None)
-    if inner is not None:
-        check._hypothesis_internal_use_settings = settings(inner, max_examples=500, database=None,
-                                                            phases=[HypothesisPhase.generate])
-    try:
-        check()
-    except (Exception, pytest.fail.Exception):
-        return True
-    finally:
-        if inner is not None:
-            check._hypothesis_internal_use_settings = inner
-    return False
 
 
 @pytest.mark.refs("19.02", "19.03", "19.04")
@@ -155,7 +141,7 @@ def test_attached_unit_fights_trigger_once_and_keep_keywords_and_abilities_right
 ], ids=["trigger-per-model", "keywords-intersected", "ability-ends-mid-attack"])
 def test_attached_unit_fight_catches_a_broken_rule(monkeypatch, attribute, mutant):
     monkeypatch.setattr(attached_units, attribute, mutant)
-    assert _fails(lambda: _run_fight(max_examples=300))
+    assert fails(lambda: _run_fight(max_examples=300))
 
 
 # -- 19.03 / appendix: keywords ------------------------------------------------------------------------
@@ -178,7 +164,7 @@ def test_unit_keywords_property_catches_a_broken_rule(monkeypatch):
     """Letting every model gain the unit's keywords breaks it."""
     monkeypatch.setattr(attached_units, "keyword_rule_applies",
                         lambda scope, wanted, model_keywords, unit_keywords: wanted in unit_keywords)
-    assert _fails(test_unit_keywords_are_the_union_and_models_keep_their_own)
+    assert fails(test_unit_keywords_are_the_union_and_models_keep_their_own)
 
 
 @pytest.mark.refs("19.01", "19.03")
@@ -197,7 +183,7 @@ def test_forming_an_attached_unit_adds_models_and_keywords(bodyguard_keywords, a
 def test_forming_property_catches_a_broken_rule(monkeypatch):
     """Keeping only the bodyguard unit's keywords breaks it."""
     monkeypatch.setattr(attached_units, "unit_keywords", lambda model_keywords: frozenset(model_keywords[0]))
-    assert _fails(test_forming_an_attached_unit_adds_models_and_keywords)
+    assert fails(test_forming_an_attached_unit_adds_models_and_keywords)
 
 
 # -- 19.01: who leads whom ---------------------------------------------------------------------------
@@ -226,7 +212,7 @@ def test_attachment_property_catches_a_broken_rule(monkeypatch):
     monkeypatch.setattr(attached_units, "may_lead",
                         lambda role, muster, can_lead, leading, leaders, supports, more=False: leaders + supports < 2)
     many = settings(max_examples=500, database=None, phases=[HypothesisPhase.generate])
-    assert _fails(many(given(ts.attachments())(_check_attachments)))
+    assert fails(many(given(ts.attachments())(_check_attachments)))
 
 
 @pytest.mark.refs("19.04")
@@ -247,7 +233,7 @@ def test_single_model_property_catches_a_broken_rule(monkeypatch):
     from dataclasses import replace
 
     monkeypatch.setattr(attached_units, "ATTACHED_ABILITY", replace(table, rows=table.rows[1:]))
-    assert _fails(test_single_model_abilities_never_spread)
+    assert fails(test_single_model_abilities_never_spread)
 
 
 def test_role_values_match_the_tables():

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
                                  run_state_machine_as_test)
 
+from properties.mutation import fails
 from properties import strategies_transports as ts
 from properties import proofs_transports
 from rules.core import aircraft, strategic_reserves
@@ -143,21 +144,6 @@ def _run_game(max_examples: int | None = None):
     run_state_machine_as_test(ReservesGame, settings=chosen)
 
 
-def _fails(check) -> bool:
-    """Whether running ``check`` fails. A hypothesis property runs with many examples, without shrinking or the
-    example database (a mutant's counterexample needs finding, not explaining); its own settings come back after."""
-    inner = getattr(check, "_hypothesis_internal_use_settings", None)
-    if inner is not None:
-        check._hypothesis_internal_use_settings = settings(inner, max_examples=500, database=None,
-                                                            phases=[HypothesisPhase.generate])
-    try:
-        check()
-    except (Exception, pytest.fail.Exception):
-        return True
-    finally:
-        if inner is not None:
-            check._hypothesis_internal_use_settings = inner
-    return False
 
 
 @pytest.mark.refs("20.02", "20.03", "20.04")
@@ -179,7 +165,7 @@ def _literal_destruction(**facts):
 ], ids=["arrive-in-round-one", "passenger-arrives-alone", "printed-exceptions-only"])
 def test_reserves_game_catches_a_broken_rule(monkeypatch, attribute, mutant):
     monkeypatch.setattr(strategic_reserves, attribute, mutant)
-    assert _fails(lambda: _run_game(max_examples=500))
+    assert fails(lambda: _run_game(max_examples=500))
 
 
 # -- 20.01 the points limit --------------------------------------------------------------------------
@@ -217,7 +203,7 @@ def test_reserves_points_property_catches_a_broken_rule(monkeypatch):
     """Forgetting the passengers of TRANSPORTS in reserves breaks it."""
     monkeypatch.setattr(strategic_reserves, "reserves_points",
                         lambda units: sum(u.points for u in units if u.in_reserves and u.embarked_in is None))
-    assert _fails(test_reserves_points_count_passengers_of_reserve_transports)
+    assert fails(test_reserves_points_count_passengers_of_reserve_transports)
 
 
 @pytest.mark.refs("20.01", "23.01")
@@ -235,7 +221,7 @@ def test_reserves_selection_property_catches_a_broken_rule(monkeypatch):
     """The limit applied to the total as written (the finding) breaks it."""
     monkeypatch.setattr(strategic_reserves, "reserves_selection_legal",
                         lambda selected, required, limit: 2 * (selected + required) <= limit)
-    assert _fails(test_reserves_selection_always_leaves_a_legal_choice)
+    assert fails(test_reserves_selection_always_leaves_a_legal_choice)
 
 
 # -- 20.03 who is destroyed --------------------------------------------------------------------------------
@@ -257,7 +243,7 @@ def test_destroyed_property_catches_a_broken_rule(monkeypatch):
     rows = tuple(r for r in table.rows if not r.label.startswith("exception: repositioned"))
     monkeypatch.setattr(strategic_reserves, "destroyed_at_end_of_third_round",
                         lambda **facts: replace(table, rows=rows)(**facts))
-    assert _fails(test_destroyed_exactly_when_no_exception_applies)
+    assert fails(test_destroyed_exactly_when_no_exception_applies)
 
 
 # -- 20.04 where an arriving unit goes ----------------------------------------------------------------------
@@ -299,4 +285,4 @@ def test_ingress_edge_property_catches_a_broken_rule(monkeypatch):
     """Judging a base by its centre alone breaks it."""
     monkeypatch.setattr(strategic_reserves, "wholly_within_edge_distance",
                         lambda models, width, depth, distance=6: all(_near_some_edge(m.x, m.y) for m in models))
-    assert _fails(test_ingress_edge_distance_covers_the_whole_base)
+    assert fails(test_ingress_edge_distance_covers_the_whole_base)

@@ -16,6 +16,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
+from properties.mutation import fails
 from properties import strategies as s
 from properties import strategies_transports as ts
 from rules.core import core_concepts, transports
@@ -215,21 +216,6 @@ def test_transport_games_keep_capacity_and_embarking_rules():
     _run_game()
 
 
-def _fails(check) -> bool:
-    """Whether running ``check`` fails. A hypothesis property runs with many examples, without shrinking or the
-    example database (a mutant's counterexample needs finding, not explaining); its own settings come back after."""
-    inner = getattr(check, "_hypothesis_internal_use_settings", None)
-    if inner is not None:
-        check._hypothesis_internal_use_settings = settings(inner, max_examples=500, database=None,
-                                                            phases=[HypothesisPhase.generate])
-    try:
-        check()
-    except (Exception, pytest.fail.Exception):
-        return True
-    finally:
-        if inner is not None:
-            check._hypothesis_internal_use_settings = inner
-    return False
 
 
 @pytest.mark.parametrize("attribute,mutant", [
@@ -243,7 +229,7 @@ def _fails(check) -> bool:
 ], ids=["capacity-ignored", "disembark-any-phase", "embark-after-set-up", "disembark-after-embarking"])
 def test_transport_game_catches_a_broken_rule(monkeypatch, attribute, mutant):
     monkeypatch.setattr(transports, attribute, mutant)
-    assert _fails(lambda: _run_game(max_examples=300))
+    assert fails(lambda: _run_game(max_examples=300))
 
 
 # -- geometry: "wholly within" -------------------------------------------------------------------------
@@ -278,7 +264,7 @@ def test_wholly_within_property_catches_a_broken_rule(monkeypatch):
     """Measuring to the near edge of the base (plain 'within') breaks 'wholly within'."""
     monkeypatch.setattr(transports, "wholly_within_horizontally",
                         lambda model, other, inches: core_concepts.within_horizontally(model, other, inches))
-    assert _fails(test_wholly_within_means_the_far_edge_too)
+    assert fails(test_wholly_within_means_the_far_edge_too)
 
 
 @pytest.mark.refs("18.01")
@@ -297,7 +283,7 @@ def test_unit_space_is_the_sum_of_model_space(capacity, models):
 def test_unit_space_property_catches_a_broken_rule(monkeypatch):
     """Counting every model as one place (ignoring the datasheet's larger models) breaks it."""
     monkeypatch.setattr(transports, "model_space", lambda capacity, model_keywords: 1)
-    assert _fails(test_unit_space_is_the_sum_of_model_space)
+    assert fails(test_unit_space_is_the_sum_of_model_space)
 
 
 @pytest.mark.refs("18.05")
@@ -313,7 +299,7 @@ def test_emergency_property_catches_a_broken_rule(monkeypatch):
     """Destroying the whole unit whenever any model does not fit breaks it."""
     monkeypatch.setattr(transports, "emergency_disembark_outcome",
                         lambda models, placeable: (models, 0) if placeable >= models else (0, models))
-    assert _fails(test_emergency_disembark_never_loses_track_of_a_model)
+    assert fails(test_emergency_disembark_never_loses_track_of_a_model)
 
 
 @pytest.mark.refs("18.04")
@@ -342,7 +328,7 @@ def test_disembark_mode_property_catches_a_broken_rule(monkeypatch):
     rows = (replace(table.rows[0], then=transports.DisembarkMode.TACTICAL),
             replace(table.rows[1], then=transports.DisembarkMode.RAPID), table.rows[2])
     monkeypatch.setattr(transports, "DISEMBARK_MODE", replace(table, rows=rows))
-    assert _fails(test_disembark_mode_matches_the_transport_log)
+    assert fails(test_disembark_mode_matches_the_transport_log)
 
 
 def test_placement_is_exact_at_the_limit():
