@@ -1,23 +1,48 @@
-"""Running a property against a deliberately broken rule: does it fail?"""
+"""Running a property against a deliberately broken rule: does it fail?
+
+``@given`` keeps the settings it runs with on the test function; these helpers swap
+them for one run, so a mutant's counterexample is found (generation only, no example
+database) without being shrunk or explained, which proves nothing more.
+"""
 
 from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator
 
 import pytest
 from hypothesis import Phase, settings
 
+_SETTINGS = "_hypothesis_internal_use_settings"
 
-def fails(check, max_examples: int = 500) -> bool:
-    """Whether running ``check`` fails. A hypothesis property runs with many examples, without shrinking or the
-    example database (a mutant's counterexample needs finding, not explaining); its own settings come back after."""
-    inner = getattr(check, "_hypothesis_internal_use_settings", None)
+
+def _for_mutants(current: settings, overrides: dict[str, Any]) -> settings:
+    return settings(current, **{"database": None, "phases": [Phase.explicit, Phase.generate], **overrides})
+
+
+@contextlib.contextmanager
+def generating_only(check, **overrides: Any) -> Iterator[None]:
+    """Within the block, ``check`` (a @given function) runs generation only, without the example database."""
+    inner = getattr(check, _SETTINGS, None)
     if inner is not None:
-        check._hypothesis_internal_use_settings = settings(inner, max_examples=max_examples, database=None,
-                                                            phases=[Phase.generate])
+        setattr(check, _SETTINGS, _for_mutants(inner, overrides))
     try:
-        check()
-    except (Exception, pytest.fail.Exception):
-        return True
+        yield
     finally:
         if inner is not None:
-            check._hypothesis_internal_use_settings = inner
+            setattr(check, _SETTINGS, inner)
+
+
+def generate_only(monkeypatch, check, **overrides: Any) -> None:
+    """The same swap for the rest of a test, undone by pytest's ``monkeypatch``."""
+    monkeypatch.setattr(check, _SETTINGS, _for_mutants(getattr(check, _SETTINGS), overrides))
+
+
+def fails(check, max_examples: int = 500) -> bool:
+    """Whether running ``check`` fails (a hypothesis property with up to ``max_examples`` generated examples)."""
+    with generating_only(check, max_examples=max_examples, phases=[Phase.generate]):
+        try:
+            check()
+        except (Exception, pytest.fail.Exception):
+            return True
     return False

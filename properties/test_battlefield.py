@@ -13,9 +13,10 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import Phase, assume, given, note, settings
+from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
+from properties.mutation import generate_only
 from properties import strategies as s
 from properties import strategies_battlefield as sb
 from rules import battlefield, dice
@@ -333,14 +334,8 @@ BROKEN = [
 
 def _without_shrinking(monkeypatch, prop) -> None:
     """Run a property only until it fails, from a fixed seed (so the verdict does not depend on luck), with up to
-    MUTANT_EXAMPLES examples: shrinking (and explaining) a mutant's counterexample proves nothing more.
-
-    ``@given`` keeps the settings it runs with on the test function, so they are swapped for this run only.
-    """
-    current = prop._hypothesis_internal_use_settings
-    monkeypatch.setattr(prop, "_hypothesis_internal_use_settings",
-                        settings(current, phases=[Phase.explicit, Phase.generate], database=None, derandomize=True,
-                                 max_examples=MUTANT_EXAMPLES, report_multiple_bugs=False))
+    MUTANT_EXAMPLES examples: shrinking (and explaining) a mutant's counterexample proves nothing more."""
+    generate_only(monkeypatch, prop, derandomize=True, max_examples=MUTANT_EXAMPLES, report_multiple_bugs=False)
 
 
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN, ids=[b[0].__name__ for b in BROKEN])

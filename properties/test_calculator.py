@@ -23,6 +23,7 @@ from hypothesis import Phase, assume, example, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from properties.mutation import generate_only
 from properties import proofs
 from properties import strategies as s
 from rules import calculator, dice
@@ -430,14 +431,9 @@ BROKEN = [
 
 
 def _generate_only(monkeypatch, prop) -> None:
-    """Run ``prop`` without shrinking or the example database: a broken rule must be caught, not minimised.
-
-    Shrinking a failure re-runs the calculator hundreds of times; the settings hypothesis
-    reads when the @given function is called are swapped for this run only.
-    """
-    current = prop._hypothesis_internal_use_settings
-    monkeypatch.setattr(prop, "_hypothesis_internal_use_settings",
-                        settings(current, phases=[Phase.explicit, Phase.generate], database=None))
+    """Run ``prop`` without shrinking or the example database: a broken rule must be caught, not minimised
+    (shrinking a failure re-runs the calculator hundreds of times)."""
+    generate_only(monkeypatch, prop)
 
 
 def _caught_by_the_property(error: BaseException) -> None:
