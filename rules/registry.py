@@ -53,8 +53,9 @@ def _source_location(function: Callable) -> tuple[str, int]:
     return file, line
 
 
-def rule(*refs: str, document: str = "core") -> Callable[[F], F]:
-    """Register the decorated function as encoding each of ``refs``."""
+def rule(*refs: str, document: str = "core", ruleset: str | None = None) -> Callable[[F], F]:
+    """Register the decorated function as encoding each of ``refs`` (local references of ``ruleset``)."""
+    document = ruleset or document
     if not refs:
         raise RegistryError("@rule needs at least one reference")
 
@@ -64,7 +65,7 @@ def rule(*refs: str, document: str = "core") -> Callable[[F], F]:
         for ref in refs:
             if not spec.is_well_formed(ref):
                 raise RegistryError(f"{qualname} ({file}:{line}): malformed reference {ref!r}; "
-                                    "expected NN.NN or appendix/<slug>")
+                                    "expected NN.NN, appendix/<slug> or a slug path such as secondary/linebreaker")
             if ref not in spec.known_refs(document):
                 raise RegistryError(f"{qualname} ({file}:{line}): reference {ref!r} is not a section "
                                     f"of the {document!r} spec")
@@ -77,6 +78,14 @@ def rule(*refs: str, document: str = "core") -> Callable[[F], F]:
     return decorate
 
 
+def ruleset_rule(ruleset: str) -> Callable[..., Callable[[F], F]]:
+    """``@rule`` bound to one ruleset, so a ruleset's modules write ``@rule("secondary/linebreaker")``."""
+    def bound(*refs: str) -> Callable[[F], F]:
+        return rule(*refs, ruleset=ruleset)
+
+    return bound
+
+
 def functions_for(ref: str, document: str = "core") -> list[RuleFunction]:
     return list(_REGISTRY.get((document, ref), []))
 
@@ -86,7 +95,7 @@ def all_rules(document: str = "core") -> dict[str, list[RuleFunction]]:
 
 
 def load(document: str = "core") -> dict[str, list[RuleFunction]]:
-    """Import every rule module of a document so all its functions are registered."""
+    """Import every rule module of a ruleset (the package ``rules.<ruleset>``) so all its functions are registered."""
     import importlib
 
     importlib.import_module(f"rules.{document}")

@@ -2,6 +2,12 @@
 
 The registry uses it to reject references that the source document does not
 define. Nothing here writes spec/: that is the ingest step's job.
+
+Rulesets (spec/rulesets.yaml) are the rules of one source document each. Inside a
+ruleset's spec and annotations a reference is local ("secondary/linebreaker"); in
+places shared by all rulesets (proofs, properties, results) it is qualified
+("missionpack:secondary/linebreaker"), except that a Core Rules reference is written
+as it is printed ("05.02").
 """
 
 from __future__ import annotations
@@ -17,13 +23,50 @@ SPEC_ROOT = Path(__file__).resolve().parent.parent / "spec"
 
 SECTION_REF = re.compile(r"^\d\d\.\d\d$")
 APPENDIX_REF = re.compile(r"^appendix/[a-z0-9]+(?:-[a-z0-9]+)*$")
+SLUG_REF = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*$")
+DEFAULT_RULESET = "core"
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class RulesetError(ValueError):
+    """An unknown ruleset name or a malformed qualified reference; the message says which."""
+
+
 def is_well_formed(ref: str) -> bool:
-    """A numbered section ("05.02") or an appendix slug ("appendix/destroyed")."""
-    return bool(SECTION_REF.match(ref) or APPENDIX_REF.match(ref))
+    """A numbered section ("05.02"), an appendix slug ("appendix/destroyed") or a slug path
+    ("sequence/18-determine-victor")."""
+    return isinstance(ref, str) and bool(SECTION_REF.match(ref) or APPENDIX_REF.match(ref) or SLUG_REF.match(ref))
+
+
+@functools.lru_cache(maxsize=None)
+def rulesets(root: Path = SPEC_ROOT) -> dict[str, dict]:
+    """Every ruleset by short name, in the order spec/rulesets.yaml lists them."""
+    data = load_yaml(root / "rulesets.yaml")
+    if not isinstance(data, dict) or not data:
+        raise RulesetError(f"{root / 'rulesets.yaml'}: expected a mapping of ruleset names")
+    return {str(name): dict(entry or {}) for name, entry in data.items()}
+
+
+def ruleset(name: str) -> dict:
+    """One ruleset's entry; an unknown name is one clear sentence."""
+    known = rulesets()
+    if name not in known:
+        raise RulesetError(f"{name!r} is not a ruleset (known: {', '.join(known)})")
+    return known[name]
+
+
+def split_ref(qualified: str) -> tuple[str, str]:
+    """ "missionpack:secondary/linebreaker" -> ("missionpack", "secondary/linebreaker"); "05.02" -> ("core", "05.02")."""
+    name, colon, ref = str(qualified).partition(":")
+    return (name, ref) if colon else (DEFAULT_RULESET, name)
+
+
+def qualify(ruleset_name: str, ref: str) -> str:
+    """The shared form of a ruleset's local reference (Core Rules references stay as printed)."""
+    if ":" in ref:
+        return ref
+    return ref if ruleset_name == DEFAULT_RULESET else f"{ruleset_name}:{ref}"
 
 
 def load_yaml(path: Path) -> Any:

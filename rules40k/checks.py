@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
-from rules import logic, registry
+from rules import logic, registry, spec
 from rules40k import annotations
 
 
@@ -105,11 +105,12 @@ def select(value: Any, path: str | None) -> Any:
     return value
 
 
-def run_example(example: dict) -> dict:
+def run_example(example: dict, ruleset: str = spec.DEFAULT_RULESET) -> dict:
     record = {
-        "id": f"example:{example['id']}",
+        "id": f"example:{spec.qualify(ruleset, example['id'])}",
         "kind": "example",
-        "refs": [example["ref"]],
+        "ruleset": ruleset,
+        "refs": [spec.qualify(ruleset, example["ref"])],
         "name": example["name"],
         "expected": example["expect"],
     }
@@ -133,14 +134,15 @@ def tables(document: str = "core") -> list[logic.DecisionTable]:
     return [found[k] for k in sorted(found)]
 
 
-def run_table(table: logic.DecisionTable) -> dict:
+def run_table(table: logic.DecisionTable, ruleset: str = spec.DEFAULT_RULESET) -> dict:
     report = logic.check_table(table)
     disagreements = logic.enumerate_agreement(table)
     problems = report.problems() + [f"concrete and z3 evaluation disagree at {d['inputs']}" for d in disagreements]
     return {
-        "id": f"table:{table.name}",
+        "id": f"table:{spec.qualify(ruleset, table.name)}",
         "kind": "table",
-        "refs": list(table.refs),
+        "ruleset": ruleset,
+        "refs": [spec.qualify(ruleset, ref) for ref in table.refs],
         "name": f"Decision table {table.name!r} has no gap, no unreachable row and only declared overrides",
         "status": "passed" if not problems else "failed",
         "detail": "; ".join(problems),
@@ -164,6 +166,7 @@ def run_proofs(names: list[str] | None = None) -> list[dict]:
         out.append({
             "id": f"proof:{result.id}",
             "kind": "proof",
+            "ruleset": ruleset_of(result.refs),
             "refs": list(result.refs),
             "name": result.statement,
             "status": status,
@@ -176,44 +179,57 @@ def run_proofs(names: list[str] | None = None) -> list[dict]:
     return out
 
 
-def run_all(document: str = "core", *, ref: str | None = None, properties: bool = True,
-            progress: Callable[[str, int], None] | None = None) -> dict:
-    """Run every check (or one section's) and return the results document.
+def ruleset_of(refs) -> str:
+    """The ruleset a shared check belongs to: that of the first reference it rests on."""
+    return spec.split_ref(refs[0])[0] if refs else spec.DEFAULT_RULESET
 
-    ``progress(description, total)`` is called once per finished check with the
-    running description and the expected total, so the CLI can draw a bar.
+
+def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: bool = True,
+            progress: Callable[[str, int], None] | None = None) -> dict:
+    """Run every check of one ruleset, or of all of them (``ruleset=None``), or one section's.
+
+    ``ref`` is a reference of ``ruleset``. ``progress(description, total)`` is called once per
+    finished check with the running description and the expected total, so the CLI can draw a bar.
     """
+    from properties import proofs
     from rules40k import property_runner
 
-    examples = [e for e in annotations.examples(document) if ref is None or e["ref"] == ref]
-    table_list = [t for t in tables(document) if ref is None or ref in t.refs]
-    total = len(examples) + len(table_list)
+    names = [ruleset] if ruleset else list(spec.rulesets())
+    wanted = spec.qualify(ruleset or spec.DEFAULT_RULESET, ref) if ref else None
+    examples = [(name, e) for name in names for e in annotations.examples(name)
+                if wanted is None or spec.qualify(name, e["ref"]) == wanted]
+    table_list = [(name, t) for name in names for t in tables(name)
+                  if wanted is None or wanted in [spec.qualify(name, r) for r in t.refs]]
+    proof_list = [p for p in sorted(proofs.load_all()) if ruleset_of(proofs.PROOFS[p].refs) in names
+                  and (wanted is None or wanted in proofs.PROOFS[p].refs)]
+    total = len(examples) + len(table_list) + len(proof_list)
     if properties:
-        total += property_runner.count_properties(ref)
-    from properties import proofs
-
-    proof_list = [p for p in sorted(proofs.load_all()) if ref is None or ref in proofs.PROOFS[p].refs]
-    total += len(proof_list)
+        total += property_runner.count_properties(wanted, names)
 
     def tick(record: dict) -> dict:
         if progress:
             progress(record["id"], total)
         return record
 
-    checks = [tick(run_example(e)) for e in examples]
-    checks += [tick(run_table(t)) for t in table_list]
+    checks = [tick(run_example(e, name)) for name, e in examples]
+    checks += [tick(run_table(t, name)) for name, t in table_list]
     checks += [tick(record) for record in run_proofs(proof_list)]
     if properties:
-        checks += property_runner.run_properties(tick, ref)
+        checks += property_runner.run_properties(tick, wanted, names)
+    ids = [c["id"] for c in checks]
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise ExampleError(f"check ids used twice across rulesets: {', '.join(repeated)}")
     checks.sort(key=lambda c: c["id"])
-    return {"document": document, "checks": checks, "summary": summarize(checks)}
+    return {"rulesets": names, "checks": checks, "summary": summarize(checks)}
 
 
 def merge_results(previous: dict, partial: dict, ref: str) -> dict:
-    """Replace one section's checks in an earlier full results document."""
+    """Replace one section's checks (``ref`` qualified) in an earlier full results document."""
     kept = [c for c in previous.get("checks", []) if ref not in c.get("refs", [])]
     checks = sorted(kept + partial["checks"], key=lambda c: c["id"])
-    return {"document": partial["document"], "checks": checks, "summary": summarize(checks)}
+    rulesets = list(dict.fromkeys(list(previous.get("rulesets") or []) + list(partial["rulesets"])))
+    return {"rulesets": rulesets, "checks": checks, "summary": summarize(checks)}
 
 
 def summarize(checks: list[dict]) -> dict[str, int]:

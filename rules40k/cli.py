@@ -1,7 +1,8 @@
-"""The ``rules40k`` command: ingest, show, coverage, verify and site.
+"""The ``rules40k`` command: ingest, show, coverage, verify, calc, bench and site.
 
-Every verb prints one clear sentence and exits non-zero on bad input; data
-verbs take ``--json``.
+Every verb takes ``--ruleset NAME`` (``--document`` is an alias); without it, ``coverage``,
+``verify`` and ``site`` work on every ruleset and the others on ``core``. Every verb prints one
+clear sentence and exits 2 on bad input; data verbs take ``--json``.
 """
 
 from __future__ import annotations
@@ -30,13 +31,25 @@ def _console() -> Console:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from rules40k import ingest
 
-    report = ingest.write_spec(Path(args.document), args.document_name, Path(args.spec))
+    name = _ruleset_name(args, default=None)
+    if name is None:
+        raise UsageError("say which ruleset the document is with --ruleset (e.g. --ruleset core)")
+    report = ingest.write_spec(Path(args.document), name, Path(args.spec))
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
     console = _console()
+    if "appendix_entries" not in report:
+        console.print(f"Ingested {report['sections']} entries in {report['chapters']} chapters into {args.spec}/{name}/")
+        for key, label in (("garbled_words", "words with garbled capitals"),
+                           ("joined_page_breaks", "sentences joined across a page break"),
+                           ("displaced_fragments", "fragments displaced past a summary box"),
+                           ("undefined_citations", "page citations no ingested entry defines"),
+                           ("dropped", "stretches left out, each with its reason")):
+            console.print(f"  {label}: {len(report[key])}")
+        return 0
     console.print(f"Ingested {report['sections']} numbered sections and {report['appendix_entries']} "
-                  f"appendix entries into {args.spec}/{args.document_name}/")
+                  f"appendix entries into {args.spec}/{name}/")
     for dup in report["duplicates"]:
         same = "identical text" if dup["identical_text"] else "different text"
         console.print(f"  printed more than once: {dup['ref']} at lines {dup['lines']} ({same}); "
@@ -49,14 +62,45 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ruleset_name(args: argparse.Namespace, default: str | None = "core") -> str | None:
+    """The ruleset a verb works on (checked), or ``default`` when none was given."""
+    from rules import spec
+
+    name = getattr(args, "ruleset", None)
+    if name is None:
+        return default
+    try:
+        spec.ruleset(name)
+    except spec.RulesetError as error:
+        raise UsageError(str(error)) from None
+    return name
+
+
+def _ruleset_and_ref(args: argparse.Namespace) -> tuple[str, str]:
+    """A reference and its ruleset: ``--ruleset`` and a local reference, or a qualified one."""
+    from rules import spec
+
+    if ":" in args.ref:
+        name, ref = spec.split_ref(args.ref)
+        if args.ruleset not in (None, name):
+            raise UsageError(f"{args.ref!r} belongs to the ruleset {name!r}, not {args.ruleset!r}")
+        try:
+            spec.ruleset(name)
+        except spec.RulesetError as error:
+            raise UsageError(str(error)) from None
+        return name, ref
+    return _ruleset_name(args), args.ref
+
+
 def _known_ref(ref: str, document: str) -> dict:
     from rules import spec
 
     sections = spec.sections(document)
     if ref not in sections:
         if not spec.is_well_formed(ref):
-            raise UsageError(f"{ref!r} is not a reference (expected NN.NN, e.g. 05.02, or appendix/<slug>)")
-        raise UsageError(f"{ref!r} is not a section of the {document} spec (see `rules40k coverage`)")
+            raise UsageError(f"{ref!r} is not a reference (expected NN.NN, e.g. 05.02, appendix/<slug>, "
+                             "or a slug path such as secondary/linebreaker)")
+        raise UsageError(f"{ref!r} is not a section of the {document} spec (see `rules40k coverage --ruleset {document}`)")
     return sections[ref]
 
 
@@ -64,15 +108,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     from rules import registry
     from rules40k import coverage
 
-    section = _known_ref(args.ref, args.document)
-    row = next(r for r in coverage.ledger(args.document) if r["ref"] == args.ref)
-    functions = registry.functions_for(args.ref, args.document)
+    name, ref = _ruleset_and_ref(args)
+    section = _known_ref(ref, name)
+    row = next(r for r in coverage.ledger(name) if r["ref"] == ref)
+    functions = registry.functions_for(ref, name)
     if args.json:
         print(json.dumps({**row, "text": section["text"], "cites": section["cites"]}, indent=2, ensure_ascii=False))
         return 0
     console = _console()
     style = STATUS_STYLE[row["status"]]
-    console.rule(f"[bold]{section['ref']} {section['title']}[/]  [{style}]{row['status']}[/]")
+    console.rule(f"[bold]{section['ref']} {section['title']}[/]  [{style}]{row['status']}[/]  [dim]({name})[/]")
     console.print(f"Chapter {section['chapter']['number']}: {section['chapter']['title']}", style="dim")
     console.print(section["text"], markup=False)
     if row["reason"]:
@@ -89,31 +134,41 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_coverage(args: argparse.Namespace) -> int:
     from rules40k import coverage
 
-    rows = coverage.ledger(args.document)
+    from rules import spec
+
+    chosen = _ruleset_name(args, default=None)
+    names = [chosen] if chosen else list(spec.rulesets())
+    ledgers = {name: coverage.ledger(name) for name in names}
+    missing = sum(coverage.summary(rows)["missing"] for rows in ledgers.values())
     if args.json:
+        rows = ledgers[chosen] if chosen else [{"ruleset": n, **r} for n, rows in ledgers.items() for r in rows]
         print(json.dumps(rows, indent=2, ensure_ascii=False))
-        return 0
-    table = Table(title=f"Coverage of the {args.document} rules")
-    for column in ("ref", "title", "status", "functions", "examples", "reason"):
-        table.add_column(column)
-    for row in rows:
-        style = STATUS_STYLE[row["status"]]
-        table.add_row(row["ref"], row["title"], f"[{style}]{row['status']}[/]", str(len(row["functions"])),
-                      str(row["examples"]), row["reason"])
+        return 0 if missing == 0 else 1
     console = _console()
-    console.print(table)
-    summary = coverage.summary(rows)
-    console.print(", ".join(f"{k}: {v}" for k, v in summary.items()))
-    return 0 if summary["missing"] == 0 else 1
+    for name, rows in ledgers.items():
+        table = Table(title=f"Coverage of the {name} ruleset: {spec.ruleset(name).get('title', name)}")
+        for column in ("ref", "title", "status", "functions", "examples", "lines", "reason"):
+            table.add_column(column)
+        for row in rows:
+            style = STATUS_STYLE[row["status"]]
+            table.add_row(row["ref"], row["title"], f"[{style}]{row['status']}[/]", str(len(row["functions"])),
+                          str(row["examples"]), "–".join(str(n) for n in row["lines"]), row["reason"])
+        console.print(table)
+        console.print(f"{name}: " + ", ".join(f"{k}: {v}" for k, v in coverage.summary(rows).items()))
+    return 0 if missing == 0 else 1
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from rules import spec
     from rules40k import checks
 
+    name = _ruleset_name(args, default=None)
+    ref = None
     if args.ref:
-        _known_ref(args.ref, args.document)
+        name, ref = _ruleset_and_ref(args)
+        _known_ref(ref, name)
     console = _console()
     with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=Console(stderr=True),
@@ -123,12 +178,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         def advance(description: str, total: int) -> None:
             bar.update(task, advance=1, total=total, description=description)
 
-        results = checks.run_all(args.document, ref=args.ref, properties=not args.no_properties, progress=advance)
+        results = checks.run_all(name, ref=ref, properties=not args.no_properties, progress=advance)
     output = Path(args.output)
-    if args.ref and output.exists():
+    qualified = spec.qualify(name, ref) if ref else None
+    if ref and output.exists():
         # One section's run updates that section's checks in the existing results, not the whole file.
-        results = checks.merge_results(json.loads(output.read_text(encoding="utf-8")), results, args.ref)
-        shown = [c for c in results["checks"] if args.ref in c["refs"]]
+        results = checks.merge_results(json.loads(output.read_text(encoding="utf-8")), results, qualified)
+        shown = [c for c in results["checks"] if qualified in c["refs"]]
     else:
         shown = results["checks"]
     checks.write_results(results, output)
@@ -162,10 +218,11 @@ def cmd_site(args: argparse.Namespace) -> int:
     from rules40k import checks
     from rules40k_site import generate
 
-    results = checks.run_all(args.document)
+    name = _ruleset_name(args, default=None)
+    results = checks.run_all(name)
     build = Path(args.build)
     checks.write_results(results, build / "results.json")
-    site_dir = generate.build(build, document=args.document, run_mkdocs=not args.no_mkdocs)
+    site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs)
     _console().print(f"Site written to {site_dir}")
     return 0
 
@@ -230,9 +287,18 @@ def plot_distribution(result, path: Path) -> None:
     tmp.replace(path)
 
 
+def _calculator_ruleset(args: argparse.Namespace) -> None:
+    from rules import spec
+
+    name = _ruleset_name(args)
+    if not spec.ruleset(name).get("calculator"):
+        raise UsageError(f"the {name} ruleset has no attack calculator (only core has one so far)")
+
+
 def cmd_calc(args: argparse.Namespace) -> int:
     from rules import calculator, scenario
 
+    _calculator_ruleset(args)
     data, name = _read_scenario_source(args.scenario)
     try:
         sc = scenario.read_scenario(data, name)
@@ -281,6 +347,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rules40k import bench
 
+    _calculator_ruleset(args)
     paths = args.scenario or bench.SCENARIOS
     for path in paths:
         if not Path(path).is_file():
@@ -303,30 +370,34 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ruleset_option(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--ruleset", "--document", dest="ruleset", default=None, metavar="NAME", help=help)
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="rules40k", description="Rules-as-code verification suite for Warhammer 40,000.")
     verbs = root.add_subparsers(dest="verb", required=True)
 
     p = verbs.add_parser("ingest", help="parse a source document into spec/ YAML")
     p.add_argument("document", help="the source document (.txt)")
-    p.add_argument("--document", dest="document_name", required=True, choices=["core"], help="which document it is")
+    _ruleset_option(p, "which ruleset the document is (core, missionpack, ninth; see spec/rulesets.yaml)")
     p.add_argument("--spec", default=str(SPEC_ROOT), help="spec folder to write (default: the repository's spec/)")
     p.add_argument("--json", action="store_true", help="print the ingest report as JSON")
     p.set_defaults(run=cmd_ingest)
 
     p = verbs.add_parser("show", help="print a section's text, status and functions")
-    p.add_argument("ref", help="a reference such as 05.02 or appendix/destroyed")
-    p.add_argument("--document", default="core")
+    p.add_argument("ref", help="a reference such as 05.02, appendix/destroyed or missionpack:secondary/linebreaker")
+    _ruleset_option(p, "the ruleset of a local reference (default: core)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_show)
 
     p = verbs.add_parser("coverage", help="print the coverage ledger (exit 1 if a section is missing)")
-    p.add_argument("--document", default="core")
+    _ruleset_option(p, "one ruleset (default: every ruleset)")
     p.add_argument("--json", action="store_true", help="print a JSON list of ledger rows")
     p.set_defaults(run=cmd_coverage)
 
     p = verbs.add_parser("verify", help="run examples, table checks, proofs and properties; write results.json")
-    p.add_argument("--document", default="core")
+    _ruleset_option(p, "one ruleset (default: every ruleset)")
     p.add_argument("--ref", help="only the checks of one section")
     p.add_argument("--output", default=str(BUILD_ROOT / "results.json"))
     p.add_argument("--no-properties", action="store_true", help="skip the hypothesis properties (faster)")
@@ -339,6 +410,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine output with exact p/q probabilities")
     p.add_argument("--explain", action="store_true", help="step-by-step probabilities for each weapon")
     p.add_argument("--plot", metavar="FILE.svg", help="draw the distributions (.svg, .png or .pdf)")
+    _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
     p.set_defaults(run=cmd_calc)
 
     p = verbs.add_parser("bench", help="time the exact calculator against a dice-rolling simulation")
@@ -348,10 +420,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-trials", type=int, default=None,
                    help="cap simulated trials and extrapolate the time (marked as extrapolated)")
     p.add_argument("--json", action="store_true")
+    _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
     p.set_defaults(run=cmd_bench)
 
     p = verbs.add_parser("site", help="run the checks and build the annotated rulebook site")
-    p.add_argument("--document", default="core")
+    _ruleset_option(p, "build one ruleset's area only (default: every ruleset)")
     p.add_argument("--build", default=str(BUILD_ROOT), help="build folder (docs/, site/, results.json)")
     p.add_argument("--no-mkdocs", action="store_true", help="write the Markdown pages only")
     p.set_defaults(run=cmd_site)
@@ -363,11 +436,12 @@ def main(argv: list[str] | None = None) -> int:
     from rules40k.ingest import IngestError
     from rules40k_site.generate import SiteError
     from rules.registry import RegistryError
+    from rules.spec import RulesetError
 
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError) as error:
+    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError, RulesetError) as error:
         print(f"rules40k {args.verb}: {error}", file=sys.stderr)
         return 2
 

@@ -16,7 +16,7 @@ STATUSES = ("encoded", "inert", "deferred", "missing")
 
 
 def ledger(document: str = "core") -> list[dict]:
-    """One row per section and appendix entry, in reference order."""
+    """One row per section and appendix entry (or pack entry) of a ruleset, in the book's order."""
     rules = registry.load(document)
     notes = annotations.status_notes(document)
     example_counts = Counter(e["ref"] for e in annotations.examples(document))
@@ -40,8 +40,9 @@ def ledger(document: str = "core") -> list[dict]:
             "functions": [f.qualname for f in functions],
             "sources": [f"{f.file}:{f.line}" for f in functions],
             "examples": example_counts.get(ref, 0),
+            "lines": list(section.get("lines") or [section.get("line"), section.get("line")]),
         })
-    return sorted(rows, key=lambda r: (r["chapter"] == "appendix", r["ref"]))
+    return rows  # in the order of the spec: the book's order
 
 
 def stale_notes(document: str = "core") -> list[str]:

@@ -483,8 +483,9 @@ def build(lines: list[Line], layout: Layout, path: Path) -> dict:
         block = primary[ref]
         titles = block.title.split(" / ")
         title = titles[block.refs.index(ref)] if len(titles) == len(block.refs) else block.title
-        sections[ref] = {"ref": ref, "title": title, "line": block.start, "text": "", "notes": [],
-                         "see_also": [], "cites": []}
+        end = max((line.number for line in block.lines if line.text), default=block.start)
+        sections[ref] = {"ref": ref, "title": title, "line": block.start, "lines": [block.start, end], "text": "",
+                         "notes": [], "see_also": [], "cites": []}
         text, notes = split_notes(block.text())
         sections[ref]["text"] = text
         sections[ref]["notes"].extend(notes)
@@ -502,13 +503,16 @@ def build(lines: list[Line], layout: Layout, path: Path) -> dict:
     for block in blocks:
         if block.kind == "appendix":
             text, notes = split_notes(block.text())
+            end = max((line.number for line in block.lines if line.text), default=block.start)
             appendix[block.target] = {"ref": block.target, "title": block.title, "line": block.start,
-                                      "text": text, "notes": notes, "see_also": [], "cites": []}
+                                      "lines": [block.start, end], "text": text, "notes": notes, "see_also": [],
+                                      "cites": []}
             appendix_order.append(block.target)
         elif block.kind == "faq":
             for faq in parse_faqs(block):
                 ref = f"appendix/faq-{slugify(faq['question'])}"
                 appendix[ref] = {"ref": ref, "title": f"FAQ: {faq['question']}", "line": block.start,
+                                 "lines": [block.start, max((l.number for l in block.lines if l.text), default=block.start)],
                                  "text": f"Q: {faq['question']}\n\nA: {faq['answer']}", "notes": [],
                                  "see_also": [], "cites": [], "faq": faq}
                 appendix_order.append(ref)
@@ -613,17 +617,39 @@ def dump_yaml(data: Any) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
-def write_spec(document: Path, document_name: str, spec_root: Path, annotations: Path | None = None) -> dict:
-    """Ingest ``document`` into ``spec_root/<document_name>``; all or nothing."""
-    if document_name != "core":
-        raise IngestError(f"{document}: only --document core is supported so far")
-    annotations = annotations or spec_root / document_name / "annotations"
+def _core_files(document: Path, annotations: Path, document_name: str) -> tuple[dict[str, dict], dict, dict]:
+    """The Core Rules: chapter files, the ingest report and the layout's document metadata."""
     layout = Layout.load(annotations / "layout.yaml")
-    lines = read_document(document)
-    parsed = build(lines, layout, document)
+    parsed = build(read_document(document), layout, document)
+    files = {f"{c['number']}-{slugify(c['title'])}.yaml": {"document": document_name, **c} for c in parsed["chapters"]}
+    files["99-rules-appendix.yaml"] = {"document": document_name, "number": "appendix", "title": "RULES APPENDIX",
+                                       "intro": "", "notes": [], "sections": parsed["appendix"]}
+    return files, parsed["report"], layout.document
+
+
+def _sections_files(document: Path, annotations: Path, document_name: str) -> tuple[dict[str, dict], dict, dict]:
+    """A document the layout partitions into entries (the mission pack, the reprinted basic rules)."""
+    from rules40k import ingest_sections
+
+    parsed, meta = ingest_sections.read_and_build(document, annotations)
+    files = {f"{i:02d}-{c['number']}.yaml": {"document": document_name, **c}
+             for i, c in enumerate(parsed["chapters"], 1)}
+    return files, parsed["report"], meta
+
+
+INGESTERS = {"core": _core_files, "sections": _sections_files}
+
+
+def write_spec(document: Path, document_name: str, spec_root: Path, annotations: Path | None = None) -> dict:
+    """Ingest ``document`` as the ruleset ``document_name`` into ``spec_root/<document_name>``; all or nothing."""
+    try:
+        kind = spec_access.ruleset(document_name).get("ingest", "core")
+    except spec_access.RulesetError as error:
+        raise IngestError(str(error)) from None
+    annotations = annotations or spec_root / document_name / "annotations"
+    files, report, meta = INGESTERS[kind](document, annotations, document_name)
 
     raw = document.read_bytes()
-    meta = dict(layout.document)
     original_name = document.name
     kept = spec_root / "sources" / f"{document_name}.yaml"
     if document.resolve() == (spec_root / "sources" / f"{document_name}.txt").resolve() and kept.exists():
@@ -644,14 +670,9 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
     try:
         out = staging / "doc"
         (out / "chapters").mkdir(parents=True)
-        for chapter in parsed["chapters"]:
-            name = f"{chapter['number']}-{slugify(chapter['title'])}.yaml"
-            (out / "chapters" / name).write_text(dump_yaml({"document": document_name, **chapter}),
-                                                 encoding="utf-8")
-        appendix = {"document": document_name, "number": "appendix", "title": "RULES APPENDIX",
-                    "intro": "", "notes": [], "sections": parsed["appendix"]}
-        (out / "chapters" / "99-rules-appendix.yaml").write_text(dump_yaml(appendix), encoding="utf-8")
-        (out / "ingest-report.yaml").write_text(dump_yaml(parsed["report"]), encoding="utf-8")
+        for name, data in files.items():
+            (out / "chapters" / name).write_text(dump_yaml(data), encoding="utf-8")
+        (out / "ingest-report.yaml").write_text(dump_yaml(report), encoding="utf-8")
         sources = staging / "sources"
         sources.mkdir()
         shutil.copyfile(document, sources / f"{document_name}.txt")
@@ -673,4 +694,4 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     spec_access.sections.cache_clear()
-    return parsed["report"]
+    return report

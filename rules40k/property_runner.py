@@ -1,6 +1,7 @@
 """Run the hypothesis properties under pytest and turn each marked test into a check record.
 
-A property says which sections it verifies with ``@pytest.mark.refs("03.03")``;
+A property says which sections it verifies with ``@pytest.mark.refs("03.03")`` (references of
+other rulesets qualified: ``"missionpack:secondary/linebreaker"``);
 tests without the marker (the mutation tests that check the checks) run under
 plain pytest only. A hypothesis failure keeps its falsifying example as the
 counterexample.
@@ -13,6 +14,7 @@ from typing import Callable
 
 import pytest
 
+from rules import spec
 from rules40k import REPO_ROOT
 
 PROPERTIES = REPO_ROOT / "properties"
@@ -21,8 +23,10 @@ PROPERTIES = REPO_ROOT / "properties"
 class _Collector:
     """A pytest plugin that records each refs-marked test's outcome."""
 
-    def __init__(self, on_result: Callable[[dict], None] | None, ref: str | None = None):
+    def __init__(self, on_result: Callable[[dict], None] | None, ref: str | None = None,
+                 rulesets: list[str] | None = None):
         self.ref = ref
+        self.rulesets = rulesets
         self.records: list[dict] = []
         self.refs: dict[str, list[str]] = {}
         self.names: dict[str, str] = {}
@@ -33,6 +37,8 @@ class _Collector:
         for item in items:
             marker = item.get_closest_marker("refs")
             if marker is None or (self.ref and self.ref not in marker.args):
+                continue
+            if self.rulesets is not None and spec.split_ref(marker.args[0])[0] not in self.rulesets:
                 continue
             kept.append(item)
             self.refs[item.nodeid] = list(marker.args)
@@ -50,6 +56,7 @@ class _Collector:
             record = {
                 "id": f"property:{report.nodeid.split('::')[-1]}",
                 "kind": "property",
+                "ruleset": spec.split_ref(self.refs[report.nodeid][0])[0],
                 "refs": self.refs[report.nodeid],
                 "name": self.names[report.nodeid],
                 "status": status,
@@ -65,16 +72,17 @@ class _Collector:
 _QUIET = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal"]
 
 
-def count_properties(ref: str | None = None) -> int:
+def count_properties(ref: str | None = None, rulesets: list[str] | None = None) -> int:
     """How many refs-marked properties there are (collection only), for the progress bar."""
-    collector = _Collector(None, ref)
+    collector = _Collector(None, ref, rulesets)
     pytest.main([str(PROPERTIES), "--collect-only", *_QUIET], plugins=[collector])
     return len(collector.refs)
 
 
-def run_properties(on_result: Callable[[dict], None] | None = None, ref: str | None = None) -> list[dict]:
-    """Run every refs-marked property (optionally only those of one section) and return their records."""
-    collector = _Collector(on_result, ref)
+def run_properties(on_result: Callable[[dict], None] | None = None, ref: str | None = None,
+                   rulesets: list[str] | None = None) -> list[dict]:
+    """Run every refs-marked property (optionally only those of some rulesets or one qualified reference)."""
+    collector = _Collector(on_result, ref, rulesets)
     code = pytest.main([str(PROPERTIES), *_QUIET], plugins=[collector])
     if code not in (0, 1, 5):
         raise RuntimeError(f"pytest could not run the properties in {PROPERTIES} (exit code {code})")

@@ -9,10 +9,12 @@ Nothing here decides a verdict: statuses come from the coverage ledger and
 check results from ``build/results.json``. The stored rule text is quoted as
 it is; restorations are shown beside it, never written into it.
 
-URL scheme (one page per reference): ``05.02/`` a section, ``05/`` a chapter,
-``appendix/`` the rules appendix, ``appendix/<slug>/`` an appendix entry,
-``code/rules/core/moving/`` a rule module; plus ``ledger/``, ``results/``,
-``interpretations/`` and ``source/``.
+URL scheme: one area per ruleset, one page per reference in it: ``core/05.02/`` a section,
+``core/05/`` a chapter, ``core/appendix/<slug>/`` an appendix entry, ``missionpack/secondary/linebreaker/``
+an entry of the mission pack; each area has its home and its ``ledger/``, ``results/``, ``findings/``,
+``interpretations/`` and ``source/`` pages. Rule modules have one code page each
+(``code/rules/core/moving/``), and the site's home lists the rulesets. A qualified reference
+(``ninth:objective-markers``) links across areas.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ class SiteError(ValueError):
 class Book:
     """Everything the pages are made from, loaded once so every page sees the same data."""
 
-    document: str
+    document: str  # the ruleset's short name
     sections: dict[str, dict]
     chapters: list[dict]
     rows: dict[str, dict]
@@ -72,26 +74,65 @@ class Book:
     provenance: dict
     report: dict
     order: dict[str, int] = field(default_factory=dict)
+    library: dict[str, "Book"] = field(default_factory=dict)  # every ruleset built with this one, by name
 
     def __post_init__(self) -> None:
         chapter_refs = [c["number"] for c in self.chapters]
         self.order = {ref: i for i, ref in enumerate(itertools.chain(chapter_refs, self.sections))}
+        self.library.setdefault(self.document, self)
+
+    @property
+    def prefix(self) -> str:
+        """The folder of this ruleset's area."""
+        return f"{self.document}/"
+
+    @property
+    def numbered(self) -> bool:
+        """Whether references are the book's numbers (shown in labels) rather than our own slugs."""
+        return any(spec.SECTION_REF.match(ref) for ref in self.sections)
+
+    def qualify(self, ref: str) -> str:
+        return spec.qualify(self.document, ref)
+
+    def foreign(self, ref: str) -> tuple["Book", str] | None:
+        """The book and local reference of a reference to another ruleset; None for a local one."""
+        if ":" not in str(ref):
+            return None
+        name, local = spec.split_ref(ref)
+        if name == self.document:
+            return None
+        other = self.library.get(name)
+        return (other, local) if other is not None else (None, local)  # type: ignore[return-value]
 
     def page_path(self, ref: str) -> str | None:
         """The Markdown file of a section, appendix entry or chapter; None if it has no page."""
+        ref = str(ref)
+        elsewhere = self.foreign(ref)
+        if elsewhere is not None:
+            other, local = elsewhere
+            return other.page_path(local) if other is not None else None
+        ref = spec.split_ref(ref)[1] if ":" in ref else ref
         if ref in self.sections:
-            return f"{ref}.md"
+            return f"{self.prefix}{ref}.md"
         if any(c["number"] == ref for c in self.chapters):
-            return f"{ref}/index.md"  # the section index in the nav (navigation.indexes)
+            return f"{self.prefix}{ref}/index.md"  # the section index in the nav (navigation.indexes)
         return None
 
     def label(self, ref: str) -> str:
-        """How a reference is named in links and lists: "05.02 Wound Rolls", "05 Attack Sequence"."""
+        """How a reference is named in links and lists: "05.02 Wound Rolls", "05 Attack Sequence", "Linebreaker"."""
+        ref = str(ref)
+        elsewhere = self.foreign(ref)
+        if elsewhere is not None:
+            other, local = elsewhere
+            return f"{other.label(local)} ({other.document})" if other is not None else ref
+        ref = spec.split_ref(ref)[1] if ":" in ref else ref
         if ref in self.sections:
             title = readable_title(self.sections[ref]["title"])
-            return title if ref.startswith("appendix/") else f"{ref} {title}"
+            return title if ref.startswith("appendix/") or not self.numbered else f"{ref} {title}"
         chapter = self.chapter(ref)
-        return readable_title(chapter["title"]) if ref == "appendix" else f"{ref} {readable_title(chapter['title'])}"
+        if ref == "appendix" or not self.numbered:
+            return readable_title(chapter["title"])
+        return f"{ref} {readable_title(chapter['title'])}"
 
     @property
     def source_title(self) -> str:
@@ -108,10 +149,36 @@ class Book:
         return sorted(set(refs), key=lambda r: (self.order.get(r, len(self.order)), r))
 
     def checks(self) -> list[dict]:
-        return [] if self.results is None else list(self.results.get("checks", []))
+        """This ruleset's checks in the results (each check belongs to the ruleset of its first reference)."""
+        if self.results is None:
+            return []
+        return [c for c in self.results.get("checks", []) if c.get("ruleset", spec.DEFAULT_RULESET) == self.document]
+
+    def checks_of(self, ref: str) -> list[dict]:
+        """Every check, of any ruleset, that rests on one of this ruleset's references."""
+        wanted = self.qualify(ref)
+        return [] if self.results is None else [c for c in self.results.get("checks", []) if wanted in (c.get("refs") or [])]
+
+    @property
+    def title(self) -> str:
+        return spec.rulesets().get(self.document, {}).get("title") or self.source_title
 
 
-def load(document: str, build: Path) -> Book:
+def load_results(build: Path) -> dict | None:
+    """build/results.json, or None when the checks were not run."""
+    results_path = build / "results.json"
+    if not results_path.exists():
+        return None
+    try:
+        results = json.loads(results_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise SiteError(f"{results_path} is not valid JSON ({error.msg} at line {error.lineno}).") from None
+    if not isinstance(results, dict) or not isinstance(results.get("checks", []), list):
+        raise SiteError(f"{results_path} is not a results document (expected an object with a 'checks' list).")
+    return results
+
+
+def load(document: str, build: Path, results: dict | None = None, library: dict | None = None) -> Book:
     """Read the spec, ledger, annotations and results; every later step works from this."""
     sections = spec.sections(document)
     chapters = []
@@ -128,15 +195,11 @@ def load(document: str, build: Path) -> Book:
     rows = {row["ref"]: row for row in coverage.ledger(document)}  # imports the rule modules too
     functions = {ref: registry.functions_for(ref, document) for ref in sections}
     results_path = build / "results.json"
-    results = None
-    if results_path.exists():
-        try:
-            results = json.loads(results_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise SiteError(f"{results_path} is not valid JSON ({error.msg} at line {error.lineno}).") from None
-        if results.get("document", document) != document:
-            raise SiteError(f"{results_path} holds results for the {results.get('document')!r} document, "
-                            f"not {document!r}; rerun `rules40k verify --document {document}`.")
+    if results is None:
+        results = load_results(build)
+    if results is not None and "rulesets" in results and document not in results["rulesets"]:
+        raise SiteError(f"{results_path} holds no results for the {document!r} ruleset; "
+                        f"rerun `rules40k verify --ruleset {document}` or `rules40k verify`.")
     return Book(
         document=document,
         sections=sections,
@@ -151,6 +214,7 @@ def load(document: str, build: Path) -> Book:
         results_file=str(results_path),
         provenance=_yaml_or_empty(spec.SPEC_ROOT / "sources" / f"{document}.yaml"),
         report=_yaml_or_empty(spec.SPEC_ROOT / document / "ingest-report.yaml"),
+        library=library if library is not None else {},
     )
 
 
@@ -165,6 +229,9 @@ def _yaml_or_empty(path: Path) -> dict:
 def check_references(book: Book) -> None:
     """Every reference the pages would link to must have a page, or the build stops here."""
     def need(ref: str, who: str) -> None:
+        elsewhere = book.foreign(str(ref))
+        if elsewhere is not None and elsewhere[0] is None:
+            return  # another ruleset, not part of this build: shown as plain text
         if book.page_path(str(ref)) is None:
             raise SiteError(f"{who} {ref}, which has no page in the {book.document} rules.")
 
@@ -200,6 +267,10 @@ def check_references(book: Book) -> None:
     for check in book.checks():
         for ref in check.get("refs") or []:
             need(ref, f"Check {check.get('id')!r} in {book.results_file} names")
+    for ref, section in book.sections.items():
+        for other in book.library.values():
+            if other is not book and other.page_path(ref) == book.page_path(ref):
+                raise SiteError(f"Section {ref} of {book.document} and of {other.document} would share a page.")
 
 
 # ---------------------------------------------------------------------------
@@ -355,6 +426,9 @@ class Page:
     def link(self, ref: str, label: str | None = None) -> str:
         """A Markdown link to a reference's page (label defaults to "05.02 Wound Rolls")."""
         target = self.book.page_path(str(ref))
+        elsewhere = self.book.foreign(str(ref))
+        if target is None and elsewhere is not None and elsewhere[0] is None:
+            return escape(str(ref) if label is None else label)  # a ruleset left out of this build
         if target is None:
             raise SiteError(f"The {self.name} page links to {ref}, "
                             f"which has no page in the {self.book.document} rules.")
@@ -511,7 +585,7 @@ def finding_views(page: Page, entries: list[dict], checks_by_id: dict[str, dict]
             "check": check_view(page, check) if check else None,
             "check_id": entry.get("check"),
             "interpretation": entry.get("interpretation"),
-            "interpretation_link": page.href("interpretations.md", entry["interpretation"])
+            "interpretation_link": page.href(f"{page.book.prefix}interpretations.md", entry["interpretation"])
             if entry.get("interpretation") else "",
             "counterexample": escape(str(check.get("counterexample"))) if check and check.get("counterexample") else "",
         })
@@ -541,7 +615,7 @@ def example_view(page: Page, example: dict, checks: dict[str, dict]) -> dict:
         where.append(escape(readable_title(source["title"])))
     if source.get("line"):
         where.append(f"line {source['line']}")
-    check = checks.get(f"example:{example['id']}")
+    check = checks.get(f"example:{page.book.qualify(example['id'])}")
     return {
         "id": example["id"],
         "name": page.inline(example["name"]),
@@ -601,7 +675,7 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
     restorations = [r for r in book.restorations if r["ref"] == ref]
     text = page.text(section["text"], restorations)
     examples = [example_view(page, e, checks_by_id) for e in book.examples if e["ref"] == ref]
-    shown = {f"example:{e['id']}" for e in examples}
+    shown = {f"example:{book.qualify(e['id'])}" for e in examples}
     chapter = section["chapter"]["number"]
     context = {
         "page": page,
@@ -611,6 +685,8 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "printed_title": section["title"],
         "chapter": page.link(chapter),
         "line": section.get("line"),
+        "cites": [page.link(c) for c in section.get("cites") or [] if not spec.SECTION_REF.match(str(c))
+                  and not re.fullmatch(r"\d\d", str(c))],
         "row": status_view(book.rows[ref]),
         "reason": page.inline(book.rows[ref]["reason"]),
         "text": text,
@@ -626,8 +702,7 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "functions": function_views(page, book.functions.get(ref, [])),
         "examples": examples,
         "results_run": book.results is not None,
-        "checks": [check_view(page, c) for c in book.checks()
-                   if ref in (c.get("refs") or []) and c.get("id") not in shown],
+        "checks": [check_view(page, c) for c in book.checks_of(ref) if c.get("id") not in shown],
         "see_also": [{"label": escape(e["label"]), "link": page.link(e["ref"], e["label"]) if e.get("ref") else None,
                       "ref": e.get("ref"), "missing": bool(e.get("missing_source")), "app": bool(e.get("app"))}
                      for e in section.get("see_also") or []],
@@ -660,11 +735,11 @@ def chapter_page(book: Book, env: jinja2.Environment, index: int, backlinks: dic
     return path, env.get_template("chapter.md.j2").render(context)
 
 
-def code_page(book: Book, env: jinja2.Environment, file: str) -> tuple[str, str]:
+def code_page(books: list[Book], env: jinja2.Environment, file: str) -> tuple[str, str]:
     path = code_path(file)
-    page = Page(book, path, f"code {file}")
+    page = Page(books[0], path, f"code {file}")
     source = (REPO_ROOT / file).read_text(encoding="utf-8")
-    functions = sorted({(f.line, f.qualname, ref)
+    functions = sorted({(f.line, f.qualname, book.qualify(ref)) for book in books
                         for ref, fs in book.functions.items() for f in fs if f.file == file})
     context = {
         "file": file,
@@ -684,11 +759,15 @@ def summary_counts(book: Book) -> dict:
     return {"coverage": summary, "checks": counts, "checks_total": len(checks)}
 
 
-def home_page(book: Book, env: jinja2.Environment, code_files: list[str]) -> tuple[str, str]:
-    page = Page(book, "index.md", "home")
+def ruleset_home_page(book: Book, env: jinja2.Environment, code_files: list[str]) -> tuple[str, str]:
+    path = f"{book.prefix}index.md"
+    page = Page(book, path, f"{book.document} home")
     context = {
         "provenance": book.provenance,
         "document": book.document,
+        "title": book.title,
+        "numbered": book.numbered,
+        "home": page.href("index.md"),
         "counts": summary_counts(book),
         "results_run": book.results is not None,
         "chapters": [{"link": page.link(c["number"]), "summary": coverage.summary([book.rows[r] for r in c["refs"]])}
@@ -699,47 +778,57 @@ def home_page(book: Book, env: jinja2.Environment, code_files: list[str]) -> tup
         "examples": len(book.examples),
         "code_files": [{"file": f, "href": page.href(code_path(f))} for f in code_files],
     }
-    return "index.md", env.get_template("home.md.j2").render(context)
+    return path, env.get_template("ruleset.md.j2").render(context)
+
+
+def home_page(books: list[Book], env: jinja2.Environment) -> tuple[str, str]:
+    """The site's home: every ruleset with its coverage and check counts, computed."""
+    page = Page(books[0], "index.md", "home")
+    rulesets = [{"name": b.document, "title": b.title, "link": f"[{escape(b.title)}]({page.href(b.prefix + 'index.md')})",
+                 "source": b.provenance.get("original_name", ""), "counts": summary_counts(b)} for b in books]
+    return "index.md", env.get_template("home.md.j2").render(
+        {"rulesets": rulesets, "results_run": books[0].results is not None,
+         "statuses": sorted({s for r in rulesets for s in r["counts"]["checks"]})})
 
 
 def ledger_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
-    page = Page(book, "ledger.md", "coverage ledger")
+    page = Page(book, f"{book.prefix}ledger.md", "coverage ledger")
     rows = [{"link": page.link(ref, ref),
              "title": escape(readable_title(book.rows[ref]["title"])), "chapter": book.rows[ref]["chapter"],
              "row": status_view(book.rows[ref]), "reason": page.inline(book.rows[ref]["reason"])}
             for ref in book.sections]
-    return "ledger.md", env.get_template("ledger.md.j2").render(
+    return page.path, env.get_template("ledger.md.j2").render(
         {"rows": rows, "summary": coverage.summary(list(book.rows.values()))})
 
 
 def results_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
-    page = Page(book, "results.md", "results")
+    page = Page(book, f"{book.prefix}results.md", "results")
     checks = [check_view(page, c) for c in sorted(book.checks(), key=lambda c: str(c.get("id")))]
-    return "results.md", env.get_template("results.md.j2").render(
+    return page.path, env.get_template("results.md.j2").render(
         {"run": book.results is not None, "checks": checks, "counts": summary_counts(book)["checks"],
          "document": book.document})
 
 
 def interpretations_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
-    page = Page(book, "interpretations.md", "interpretations")
+    page = Page(book, f"{book.prefix}interpretations.md", "interpretations")
     def first_ref(entry: dict) -> int:
         return min((book.order.get(ref, len(book.order)) for ref in entry["refs"]), default=0)
 
     entries = sorted(book.interpretations, key=lambda entry: (first_ref(entry), entry["id"]))
-    return "interpretations.md", env.get_template("interpretations.md.j2").render(
+    return page.path, env.get_template("interpretations.md.j2").render(
         {"interpretations": interpretation_views(page, entries)})
 
 
 def findings_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
-    page = Page(book, "findings.md", "findings")
+    page = Page(book, f"{book.prefix}findings.md", "findings")
     checks_by_id = {str(c.get("id")): c for c in book.checks()}
     entries = sorted(book.findings, key=lambda f: (book.sort_refs(f["refs"])[0] if f["refs"] else "", f["id"]))
-    return "findings.md", env.get_template("findings.md.j2").render(
+    return page.path, env.get_template("findings.md.j2").render(
         {"findings": finding_views(page, entries, checks_by_id)})
 
 
 def source_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
-    page = Page(book, "source.md", "source report")
+    page = Page(book, f"{book.prefix}source.md", "source report")
     report = book.report
     by_line = {(r["ref"], r["find"]): r for r in book.restorations}
     glyphs = []
@@ -754,13 +843,20 @@ def source_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
         "duplicates": [{"link": page.link(d["ref"]), "lines": d.get("lines") or [], "primary": d.get("primary_line"),
                         "identical": d.get("identical_text")} for d in report.get("duplicates") or []],
         "undefined": [{"ref": u.get("ref"), "cited_by": [page.link(r, r) for r in _as_list(u.get("cited_by"))]}
-                      for u in report.get("undefined_citations") or []],
+                      for u in report.get("undefined_citations") or [] if "ref" in u],
         "missing": [{"label": escape(m["label"]),
                      "cited_by": [page.link(r, r) for r in book.sort_refs(_as_list(m.get("cited_by")))]}
                     for m in report.get("missing_sources") or []],
         "glyphs": glyphs,
+        "garbled": [{"link": page.link(g["ref"], g["ref"]), "word": g["word"]} for g in report.get("garbled_words") or []],
+        "joined": report.get("joined_page_breaks") or [],
+        "displaced": [{"link": page.link(d["ref"], d["ref"]), "text": d["text"]}
+                      for d in report.get("displaced_fragments") or []],
+        "dropped": report.get("dropped") or [],
+        "undefined_pages": report.get("undefined_citations") if report.get("chapters") else [],
+        "source_link": book.provenance.get("original_name", ""),
     }
-    return "source.md", env.get_template("source.md.j2").render(context)
+    return page.path, env.get_template("source.md.j2").render(context)
 
 
 def _as_list(value: Any) -> list:
@@ -776,72 +872,85 @@ REFERENCE_PAGES = [("Coverage ledger", "ledger.md"), ("Check results", "results.
                    ("Source report", "source.md")]
 
 
-def modules(book: Book) -> list[str]:
+def modules(books: list[Book]) -> list[str]:
     """The rule modules that get a code page: every repository file holding a rule function."""
-    return sorted({f.file for fs in book.functions.values() for f in fs if code_path(f.file)})
+    return sorted({f.file for book in books for fs in book.functions.values() for f in fs if code_path(f.file)})
 
 
-def render(book: Book) -> dict[str, str]:
-    """Every page, by path under docs/, rendered in memory."""
+def render(books: list[Book]) -> dict[str, str]:
+    """Every page of every ruleset's area, the code pages and the home page, by path under docs/, in memory."""
     env = environment()
-    backlinks = cited_by(book)
-    checks_by_id = {str(c.get("id")): c for c in book.checks()}
-    code_files = modules(book)
+    code_files = modules(books)
     pages: dict[str, str] = {}
-    refs = list(book.sections)
-    for index, ref in enumerate(refs):
-        previous = refs[index - 1] if index > 0 else None
-        following = refs[index + 1] if index + 1 < len(refs) else None
-        path, text = section_page(book, env, ref, previous, following, backlinks, checks_by_id)
-        pages[path] = text
-    for index in range(len(book.chapters)):
-        path, text = chapter_page(book, env, index, backlinks)
+    for book in books:
+        backlinks = cited_by(book)
+        checks_by_id = {str(c.get("id")): c for c in (book.results or {}).get("checks", [])}
+        refs = list(book.sections)
+        for index, ref in enumerate(refs):
+            previous = refs[index - 1] if index > 0 else None
+            following = refs[index + 1] if index + 1 < len(refs) else None
+            path, text = section_page(book, env, ref, previous, following, backlinks, checks_by_id)
+            pages[path] = text
+        for index in range(len(book.chapters)):
+            path, text = chapter_page(book, env, index, backlinks)
+            pages[path] = text
+        for make in (ledger_page, results_page, findings_page, interpretations_page, source_page):
+            path, text = make(book, env)
+            pages[path] = text
+        path, text = ruleset_home_page(book, env, modules([book]))
         pages[path] = text
     for file in code_files:
-        path, text = code_page(book, env, file)
+        path, text = code_page(books, env, file)
         pages[path] = text
-    for make in (ledger_page, results_page, findings_page, interpretations_page, source_page):
-        path, text = make(book, env)
-        pages[path] = text
-    path, text = home_page(book, env, code_files)
+    path, text = home_page(books, env)
     pages[path] = text
     pages = {path: text.rstrip("\n") + "\n" for path, text in pages.items()}
-    pages["index.json"] = json.dumps(index_data(book, code_files), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    pages["index.json"] = json.dumps(index_data(books, code_files), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     pages[STYLESHEET] = (TEMPLATES / "rules40k.css").read_text(encoding="utf-8")
     return pages
 
 
-def nav(book: Book, code_files: list[str]) -> list:
-    """The MkDocs nav: chapters in book order, each with its sections, then the reference pages."""
-    chapters = []
-    for chapter in book.chapters:
-        entries = [book.page_path(chapter["number"])]  # titled by its heading, shown as the section itself
-        entries += [{book.label(ref): book.page_path(ref)} for ref in chapter["refs"]]
-        chapters.append({book.label(chapter["number"]): entries})
+def nav(books: list[Book], code_files: list[str]) -> list:
+    """The MkDocs nav: each ruleset's area (its home, chapters with their sections, reference pages), then the code."""
+    areas = []
+    for book in books:
+        chapters = []
+        for chapter in book.chapters:
+            entries = [book.page_path(chapter["number"])]  # titled by its heading, shown as the section itself
+            entries += [{book.label(ref): book.page_path(ref)} for ref in chapter["refs"]]
+            chapters.append({book.label(chapter["number"]): entries})
+        reference = [{title: f"{book.prefix}{path}"} for title, path in REFERENCE_PAGES]
+        areas.append({book.title: [f"{book.prefix}index.md", *chapters, *reference]})
     code = [{"Code": [{file: code_path(file)} for file in code_files]}] if code_files else []
-    return [{"Home": "index.md"}, {"Chapters": chapters}, *({title: path} for title, path in REFERENCE_PAGES), *code]
+    return [{"Home": "index.md"}, *areas, *code]
 
 
-def index_data(book: Book, code_files: list[str]) -> dict:
-    """build/docs/index.json: every page with its reference, title, status and URL."""
-    pages = [{"kind": "page", "ref": None, "title": title, "status": None, "path": path, "url": url_of(path)}
-             for title, path in [("Home", "index.md"), *REFERENCE_PAGES]]
-    for chapter in book.chapters:
-        statuses = sorted({book.rows[ref]["status"] for ref in chapter["refs"]})
-        status = statuses[0] if len(statuses) == 1 else "mixed" if statuses else None
-        path = book.page_path(chapter["number"])
-        pages.append({"kind": "chapter", "ref": chapter["number"], "title": book.label(chapter["number"]),
-                      "status": status, "path": path, "url": url_of(path)})
-    for ref, section in book.sections.items():
-        path = book.page_path(ref)
-        pages.append({"kind": "appendix" if ref.startswith("appendix/") else "section", "ref": ref,
-                      "title": book.label(ref), "printed_title": section["title"],
-                      "chapter": section["chapter"]["number"], "status": book.rows[ref]["status"],
-                      "path": path, "url": url_of(path)})
+def index_data(books: list[Book], code_files: list[str]) -> dict:
+    """build/docs/index.json: every page with its ruleset, reference, title, status and URL."""
+    pages = [{"kind": "page", "ruleset": None, "ref": None, "title": "Home", "status": None, "path": "index.md",
+              "url": ""}]
+    for book in books:
+        for title, name in [("Home", "index.md"), *REFERENCE_PAGES]:
+            path = f"{book.prefix}{name}"
+            pages.append({"kind": "page", "ruleset": book.document, "ref": None, "title": title, "status": None,
+                          "path": path, "url": url_of(path)})
+        for chapter in book.chapters:
+            statuses = sorted({book.rows[ref]["status"] for ref in chapter["refs"]})
+            status = statuses[0] if len(statuses) == 1 else "mixed" if statuses else None
+            path = book.page_path(chapter["number"])
+            pages.append({"kind": "chapter", "ruleset": book.document, "ref": chapter["number"],
+                          "title": book.label(chapter["number"]), "status": status, "path": path, "url": url_of(path)})
+        for ref, section in book.sections.items():
+            path = book.page_path(ref)
+            pages.append({"kind": "appendix" if ref.startswith("appendix/") else "section", "ruleset": book.document,
+                          "ref": ref, "title": book.label(ref), "printed_title": section["title"],
+                          "chapter": section["chapter"]["number"], "status": book.rows[ref]["status"],
+                          "path": path, "url": url_of(path)})
     for file in code_files:
         path = code_path(file)
-        pages.append({"kind": "code", "ref": None, "title": file, "status": None, "path": path, "url": url_of(path)})
-    return {"document": book.document, "pages": pages}
+        pages.append({"kind": "code", "ruleset": None, "ref": None, "title": file, "status": None, "path": path,
+                      "url": url_of(path)})
+    return {"rulesets": [b.document for b in books], "pages": pages}
 
 
 def write_docs(build: Path, pages: dict[str, str]) -> Path:
@@ -889,9 +998,10 @@ def mkdocs_build(config: Path) -> Path:
     return config.parent / "site"
 
 
-def build(build: Path, document: str = "core", run_mkdocs: bool = True) -> Path:
+def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = True) -> Path:
     """Write build/docs (Markdown pages and index.json), then build/site with MkDocs.
 
+    ``rulesets`` limits the areas built (default: every ruleset in spec/rulesets.yaml).
     Returns build/site, or build/docs when ``run_mkdocs`` is false.
     """
     build = Path(build)
@@ -899,11 +1009,15 @@ def build(build: Path, document: str = "core", run_mkdocs: bool = True) -> Path:
     for stale in [build / "docs", *build.glob(".docs-*")]:
         if stale.is_dir():
             shutil.rmtree(stale)
-    book = load(document, build)
-    check_references(book)
-    pages = render(book)
+    names = rulesets or list(spec.rulesets())
+    results = load_results(build)
+    library: dict[str, Book] = {}
+    books = [load(name, build, results, library) for name in names]
+    for book in books:
+        check_references(book)
+    pages = render(books)
     docs = write_docs(build, pages)
-    config = write_config(build, nav(book, modules(book)))
+    config = write_config(build, nav(books, modules(books)))
     if not run_mkdocs:
         return docs
     return mkdocs_build(config)

@@ -1,0 +1,5 @@
+"""The earlier edition's Basic Rules, as the mission pack reprints them: the sections the pack leans on.
+
+Importing this registers every function. References are slugs of the reprinted headings
+(spec/ninth/annotations/layout.yaml): ``objective-markers``, ``performing-actions``, ``stratagems/command-re-roll``.
+"""

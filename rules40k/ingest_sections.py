@@ -1,0 +1,261 @@
+"""Ingest for documents without section numbers (the mission pack, the reprinted basic rules).
+
+A hand-written layout (``spec/<ruleset>/annotations/layout.yaml``) partitions the whole
+document: every line belongs to exactly one block, and a block is an entry with a
+reference of our own (``sequence/18-determine-victor``), a chapter introduction, a note
+attached to an entry, or a dropped stretch with the reason it is dropped. Each block
+starts at the first line after the previous block that reads exactly ``at`` (or starts
+with ``starts``), so a heading that is missing, renamed or out of order fails the ingest
+with one sentence naming the layout entry, and nothing is written.
+
+The text is kept as printed. Two kinds of extraction damage are repaired mechanically and
+listed in the ingest report: a sentence cut by a page break into two adjacent paragraphs is
+joined, and words with garbled capitals ("IncurSION") are reported for a restoration.
+Fragments displaced past a summary box are reported, not moved.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rules import spec as spec_access
+from rules40k.ingest import IngestError, Line, _load_annotation, join_lines, split_notes
+
+BLOCK_KINDS = ("ref", "intro", "note", "drop")
+_PAGE_CITATION = re.compile(r"\b(?:pg|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
+_GARBLED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]{2,}|[A-Z]{3,}[a-z]{3,})\b")
+_SENTENCE_END = re.compile(r"[.!?:;)\"'’”*]$")
+
+
+@dataclass
+class SectionsLayout:
+    """The layout annotation of a sections document, validated as it is read."""
+
+    path: Path
+    document: dict
+    marker: str
+    chapters: list[dict]
+    entries: list[dict]
+    pages: dict[str, list[str]]
+
+    @classmethod
+    def load(cls, path: Path) -> "SectionsLayout":
+        data = _load_annotation(path)
+        if not isinstance(data, dict):
+            raise IngestError(f"{path}: expected a mapping at the top level")
+        for key in ("document", "marker", "chapters", "entries"):
+            if key not in data:
+                raise IngestError(f"{path}: missing required key {key!r}")
+        chapters = data["chapters"]
+        if not isinstance(chapters, list) or not all(isinstance(c, dict) and c.get("number") and c.get("title")
+                                                    for c in chapters):
+            raise IngestError(f"{path}: 'chapters' must be a list of mappings with a number and a title")
+        numbers = [str(c["number"]) for c in chapters]
+        entries = data["entries"]
+        if not isinstance(entries, list) or not entries:
+            raise IngestError(f"{path}: 'entries' must be a non-empty list")
+        refs: set[str] = set()
+        chapter = None
+        for index, entry in enumerate(entries, 1):
+            where = f"{path}: entries item {index}"
+            if not isinstance(entry, dict) or ("at" in entry) == ("starts" in entry):
+                raise IngestError(f"{where} must be a mapping with exactly one of 'at' or 'starts'")
+            kinds = [k for k in BLOCK_KINDS if k in entry]
+            if len(kinds) != 1:
+                raise IngestError(f"{where} ({entry.get('at') or entry.get('starts')!r}) must have exactly one of "
+                                  + ", ".join(BLOCK_KINDS))
+            if "ref" in entry:
+                ref = entry["ref"]
+                if not isinstance(ref, str) or not spec_access.SLUG_REF.match(ref):
+                    raise IngestError(f"{where}: {ref!r} is not a reference (lower-case slugs joined by '/')")
+                if ref in refs:
+                    raise IngestError(f"{where}: reference {ref!r} appears twice")
+                if ref in numbers:
+                    raise IngestError(f"{where}: reference {ref!r} is also a chapter name")
+                refs.add(ref)
+                chapter = entry.get("chapter", chapter)
+                if chapter not in numbers:
+                    raise IngestError(f"{where}: chapter {chapter!r} is not listed under 'chapters'")
+                entry["chapter"] = chapter
+            if "intro" in entry and entry["intro"] not in numbers:
+                raise IngestError(f"{where}: intro for unknown chapter {entry['intro']!r}")
+            if "drop" in entry and not (isinstance(entry["drop"], str) and entry["drop"].strip()):
+                raise IngestError(f"{where}: 'drop' needs the reason the text is left out")
+        for entry in entries:
+            if "note" in entry and entry["note"] not in refs:
+                raise IngestError(f"{path}: note at {entry.get('at') or entry.get('starts')!r} belongs to "
+                                  f"{entry['note']!r}, which no entry defines")
+        pages: dict[str, list[str]] = {}
+        for page, target in (data.get("pages") or {}).items():
+            targets = target if isinstance(target, list) else [target]
+            for ref in targets:
+                name, local = spec_access.split_ref(ref) if ":" in str(ref) else ("", str(ref))
+                if not name and local not in refs and local not in numbers:
+                    raise IngestError(f"{path}: pages {page} points at {ref!r}, which no entry defines")
+            pages[str(page)] = [str(t) for t in targets]
+        return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages)
+
+
+def _starts_here(entry: dict, text: str) -> bool:
+    return text == entry["at"] if "at" in entry else text.startswith(entry["starts"])
+
+
+def partition(lines: list[Line], layout: SectionsLayout, path: Path) -> list[tuple[dict, list[Line]]]:
+    """Cut the document into the layout's blocks, in order; a block not found stops the ingest."""
+    starts: list[int] = []
+    position = 0
+    for index, entry in enumerate(layout.entries, 1):
+        while position < len(lines) and not _starts_here(entry, lines[position].text):
+            position += 1
+        if position == len(lines):
+            what = entry.get("at") or entry.get("starts")
+            after = f" after line {lines[starts[-1]].number}" if starts else ""
+            raise IngestError(f"{layout.path}: entries item {index} ({what!r}) matches no line of {path}{after}; "
+                              "the document may be truncated, damaged or a different version")
+        starts.append(position)
+        position += 1
+    first_text = next((i for i, line in enumerate(lines) if line.text), len(lines))
+    if starts[0] > first_text:
+        raise IngestError(f"{path}: line {lines[first_text].number} comes before the layout's first entry; "
+                          "every line must belong to a block")
+    bounds = starts + [len(lines)]
+    return [(entry, lines[bounds[i]:bounds[i + 1]]) for i, entry in enumerate(layout.entries)]
+
+
+def join_page_breaks(text: str, line: int, report: list[dict]) -> str:
+    """Join paragraphs that a page break cut mid-sentence (the next one starts in lower case)."""
+    paragraphs = text.split("\n\n")
+    out: list[str] = []
+    for paragraph in paragraphs:
+        previous = out[-1] if out else ""
+        if (previous and not _SENTENCE_END.search(previous) and not previous.lstrip().startswith("- ")
+                and re.match(r"[a-z(]", paragraph)):
+            out[-1] = f"{previous} {paragraph}"
+            report.append({"line": line, "joined": f"{previous[-40:]} ¦ {paragraph[:40]}"})
+        else:
+            out.append(paragraph)
+    return "\n\n".join(out)
+
+
+def displaced_fragments(text: str) -> list[str]:
+    """Paragraphs starting in lower case right after a summary list: text the extraction moved."""
+    paragraphs = text.split("\n\n")
+    return [p for before, p in zip(paragraphs, paragraphs[1:])
+            if before.lstrip().startswith("- ") and re.match(r"[a-z]", p)]
+
+
+def tables(block: list[Line]) -> list[dict]:
+    """Tab-separated tables of a block: an optional title line, a header row and the body rows, cells verbatim."""
+    found: list[dict] = []
+    current: dict | None = None
+    title: tuple[str, int] | None = None
+    for line in block:
+        cells = [c.strip() for c in line.raw.replace("**", "").split("\t")]
+        nonempty = [c for c in cells if c]
+        if "\t" in line.raw and len(nonempty) >= 2:
+            if current is None:
+                current = {"title": title[0] if title else "", "line": title[1] if title else line.number,
+                           "header": nonempty, "rows": []}
+                found.append(current)
+            else:
+                current["rows"].append(nonempty)
+            title = None
+        elif "\t" in line.raw and len(nonempty) == 1:
+            current, title = None, (nonempty[0], line.number)
+        elif line.text:
+            current, title = None, None
+    return found
+
+
+def citations(text: str, pages: dict[str, list[str]]) -> tuple[list[str], list[str]]:
+    """Page citations ("(pg 96)", "pages 18-19") as references, and the pages the layout does not map."""
+    found: list[str] = []
+    unmapped: list[str] = []
+    for match in _PAGE_CITATION.finditer(text):
+        first, last = match.group(1), match.group(2)
+        key = f"{first}-{last}" if last else first
+        targets = pages.get(key) or pages.get(first)
+        if targets is None:
+            unmapped.append(key)
+            continue
+        found.extend(t for t in targets if t not in found)
+    return found, unmapped
+
+
+def build(lines: list[Line], layout: SectionsLayout, path: Path) -> dict:
+    """Assemble chapters, entries and the ingest report of a sections document."""
+    if not any(line.text == layout.marker for line in lines):
+        raise IngestError(f"{path}: not the expected document (no line reads {layout.marker!r})")
+    blocks = partition(lines, layout, path)
+    chapters = {str(c["number"]): {"number": str(c["number"]), "title": c["title"], "intro": "", "notes": [],
+                                   "sections": []} for c in layout.chapters}
+    sections: dict[str, dict] = {}
+    joined: list[dict] = []  # sentences a page break cut in two, joined
+    dropped: list[dict] = []
+    for entry, block in blocks:
+        start, end = block[0].number, block[-1].number
+        while end > start and not lines[end - 1].text:
+            end -= 1
+        if "drop" in entry:
+            dropped.append({"lines": [start, end], "why": " ".join(entry["drop"].split())})
+            continue
+        body_lines = block[1:] if "at" in entry and not entry.get("keep_heading") else block
+        text = join_page_breaks(join_lines(body_lines), start, joined)
+        if "intro" in entry:
+            chapter = chapters[entry["intro"]]
+            chapter["intro"] = (chapter["intro"] + "\n\n" + text).strip()
+        elif "note" in entry:
+            _, notes = split_notes(join_page_breaks(join_lines(block), start, []))
+            note = notes[0] if notes else {"kind": "note", "title": entry.get("title", ""), "text": text}
+            sections[entry["note"]]["notes"].append({**note, "line": start})
+        else:
+            text, notes = split_notes(text)
+            section = {"ref": entry["ref"], "title": entry.get("title") or entry.get("at") or entry["starts"],
+                       "heading": block[0].text, "line": start, "lines": [start, end], "text": text,
+                       "notes": [{**n, "line": start} for n in notes], "cites": [], "see_also": []}
+            if entry.get("attributes"):
+                section["attributes"] = dict(entry["attributes"])
+            found = tables(block)
+            if found:
+                section["tables"] = found
+            sections[entry["ref"]] = section
+            chapters[entry["chapter"]]["sections"].append(section)
+
+    undefined: list[dict] = []
+    garbled: list[dict] = []
+    displaced: list[dict] = []
+    for ref, section in sections.items():
+        body = section["text"] + "\n" + "\n".join(n["text"] for n in section["notes"])
+        section["cites"], unmapped = citations(body, layout.pages)
+        section["cites"] = [c for c in section["cites"] if c != ref]
+        undefined += [{"page": page, "cited_by": ref} for page in dict.fromkeys(unmapped)]
+        for word in sorted(set(_GARBLED.findall(body + "\n" + section["heading"]))):
+            garbled.append({"ref": ref, "word": word})
+        displaced += [{"ref": ref, "text": fragment} for fragment in displaced_fragments(section["text"])]
+    for chapter in chapters.values():
+        if not chapter["sections"]:
+            raise IngestError(f"{layout.path}: chapter {chapter['number']!r} has no entries")
+    return {
+        "chapters": list(chapters.values()),
+        "report": {
+            "sections": len(sections),
+            "chapters": len(chapters),
+            "undefined_citations": undefined,
+            "garbled_words": garbled,
+            "joined_page_breaks": joined,
+            "displaced_fragments": displaced,
+            "dropped": dropped,
+        },
+    }
+
+
+def read_and_build(document: Path, annotations: Path) -> tuple[dict, dict]:
+    """The parsed document and the layout's document metadata."""
+    from rules40k.ingest import read_document
+
+    layout = SectionsLayout.load(annotations / "layout.yaml")
+    return build(read_document(document), layout, document), layout.document
+
