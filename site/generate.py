@@ -673,7 +673,7 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
     path = book.page_path(ref)
     page = Page(book, path, f"section {ref}")
     restorations = [r for r in book.restorations if r["ref"] == ref]
-    text = page.text(section["text"], restorations)
+    text = page.text(section["text"], [r for r in restorations if not r.get("heading")])
     examples = [example_view(page, e, checks_by_id) for e in book.examples if e["ref"] == ref]
     shown = {f"example:{book.qualify(e['id'])}" for e in examples}
     chapter = section["chapter"]["number"]

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from rules import spec
 from rules40k import annotations, checks
 
 EXAMPLES = annotations.examples("core")
+EVERY = [(name, e) for name in spec.rulesets() for e in annotations.examples(name)]
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[e["name"] for e in EXAMPLES])
-def test_worked_example(example):
-    result = checks.run_example(example)
+@pytest.mark.parametrize("ruleset,example", EVERY, ids=[f"{name}: {e['name']}" for name, e in EVERY])
+def test_worked_example(ruleset, example):
+    result = checks.run_example(example, ruleset)
     assert result["status"] == "passed", result["detail"]
 
 

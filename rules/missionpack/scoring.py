@@ -1,0 +1,402 @@
+"""Victory points: the objectives' registry, the caps of "Determine Victor" and a ledger that replays a game.
+
+Every objective (the two primaries, the pack's secondaries, each mission's own secondary) is an
+``Objective``: when it scores (``Timing``) and a pure function from the facts of that moment to
+the victory points the text awards then. The ledger replays a list of scoring moments through
+those functions and applies the caps: 45 from primaries, 15 from each secondary (so 45 from
+the three), 90 from objectives, plus 10 for a Battle Ready army; "any excess victory points
+awarded are discounted", so each award counts only up to what its caps leave.
+
+The scoring functions are dual-mode (``rules.logic``): z3 proves the caps and the first-round
+exclusions about these very functions.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from rules import spec
+from rules.logic import And, If, Max, Min
+from rules.registry import ruleset_rule
+
+rule = ruleset_rule("missionpack")
+
+BATTLE_ROUNDS = 5
+PRIMARY_CAP = 45
+SECONDARY_CAP = 15
+SECONDARIES_SELECTED = 3
+SECONDARIES_CAP = SECONDARY_CAP * SECONDARIES_SELECTED
+OBJECTIVES_CAP = PRIMARY_CAP + SECONDARIES_CAP
+BATTLE_READY_BONUS = 10
+MAXIMUM_SCORE = OBJECTIVES_CAP + BATTLE_READY_BONUS
+PLAYERS = ("attacker", "defender")
+
+
+class Timing(str, enum.Enum):
+    """When an objective scores, in the pack's words."""
+
+    END_OF_COMMAND_PHASE = "end-of-command-phase"  # "at the end of each of your Command phases"
+    END_OF_TURN = "end-of-turn"  # "at the end of your turn"
+    END_OF_BATTLE_ROUND = "end-of-battle-round"  # "at the end of the battle round"
+    ACTION_COMPLETED = "action-completed"  # "each time a unit ... successfully completes" an action
+    END_OF_BATTLE = "end-of-battle"  # End Game objectives: "at the end of the battle"
+
+
+class ScoringError(ValueError):
+    """A game record that cannot be replayed; the message names the event or selection."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """One primary or secondary objective: when it scores and what it awards at that moment.
+
+    ``score(battle_round=..., **facts)`` returns the victory points of one scoring moment.
+    ``moment_cap`` is a limit the text puts on one moment ("for a maximum of 7 victory
+    points"); ``category`` is the secondary's category (one secondary per category);
+    ``missions`` names the missions whose own secondary this is (empty for the pack's list).
+    """
+
+    name: str
+    title: str
+    ref: str
+    kind: str  # "primary" or "secondary"
+    timings: tuple[Timing, ...]
+    score: Callable[..., Any]
+    category: str | None = None
+    missions: tuple[str, ...] = ()
+    moment_cap: int | None = None
+    first_round: bool = True  # False: "cannot be scored in the first battle round"
+    selectable: Callable[..., bool] | None = None  # an army the objective may not be chosen for
+
+    def facts(self) -> tuple[str, ...]:
+        """The facts a scoring moment must state (the score function's parameters besides the battle round)."""
+        return tuple(p for p in inspect.signature(self.score).parameters if p != "battle_round")
+
+
+OBJECTIVES: dict[str, Objective] = {}
+
+
+def register(objective: Objective) -> Objective:
+    """Add an objective to the registry (names are unique across primaries and secondaries)."""
+    if objective.name in OBJECTIVES:
+        raise ValueError(f"objective {objective.name!r} registered twice")
+    OBJECTIVES[objective.name] = objective
+    return objective
+
+
+def objective(name: str) -> Objective:
+    _load()
+    if name not in OBJECTIVES:
+        raise ScoringError(f"{name!r} is not an objective of the mission pack (known: {', '.join(sorted(OBJECTIVES))})")
+    return OBJECTIVES[name]
+
+
+def _load() -> None:
+    from rules.missionpack import missions, secondaries  # noqa: F401  (they register their objectives)
+
+
+def entries_with(attribute: str, value: str) -> tuple[str, ...]:
+    """The pack's entries whose ingested attribute has a value (e.g. every mission whose primary is Take and Hold)."""
+    return tuple(ref for ref, section in spec.sections("missionpack").items()
+                 if (section.get("attributes") or {}).get(attribute) == value)
+
+
+# --------------------------------------------------------------------------
+# Caps
+
+
+@rule("sequence/18-determine-victor", "secondaries/selecting")
+def discounted_award(scored_so_far: Any, award: Any, cap: Any) -> Any:
+    """How much of an award counts under a cap: the excess over what the cap leaves is discounted."""
+    return Max(Min(award, cap - scored_so_far), 0)
+
+
+@rule("battle-ready", "sequence/18-determine-victor")
+def battle_ready_bonus(every_model_battle_ready: Any) -> Any:
+    """10 victory points when every model in the army is painted to the Battle Ready standard, else none.
+
+    Interpretation: battle-ready-not-battle-forged (the scoring sheet's note 6 says "Battle-forged").
+    """
+    return If(every_model_battle_ready, BATTLE_READY_BONUS, 0)
+
+
+@rule("sequence/18-determine-victor", "scoring-sheet")
+def final_score(primary: Any, secondaries: Any, battle_ready: Any) -> Any:
+    """A player's victory points total: objective points within their caps, plus the Battle Ready bonus."""
+    objectives = Min(Min(primary, PRIMARY_CAP) + Min(secondaries, SECONDARIES_CAP), OBJECTIVES_CAP)
+    return objectives + battle_ready_bonus(battle_ready)
+
+
+@rule("sequence/18-determine-victor")
+def victor(attacker_score: Any, defender_score: Any) -> Any:
+    """Who wins: 1 the Attacker, -1 the Defender, 0 a draw (the most victory points wins; a tie is a draw)."""
+    return If(attacker_score > defender_score, 1, If(defender_score > attacker_score, -1, 0))
+
+
+# --------------------------------------------------------------------------
+# Primary objectives
+
+
+@rule(*entries_with("primary", "take-and-hold"))
+def take_and_hold(battle_round: Any, controlled: Any, opponent_controlled: Any) -> Any:
+    """Take and Hold at the end of the active player's Command phase: 5 per condition met, at most 15, not in round 1."""
+    points = (If(controlled >= 1, 5, 0) + If(controlled >= 2, 5, 0) + If(controlled > opponent_controlled, 5, 0))
+    return If(battle_round == 1, 0, Min(points, 15))
+
+
+@rule(*entries_with("primary", "domination"))
+def domination(battle_round: Any, controlled: Any, opponent_controlled: Any) -> Any:
+    """Domination at the end of the active player's Command phase: 5 per condition met, at most 15, not in round 1."""
+    points = (If(controlled >= 2, 5, 0) + If(controlled >= 3, 5, 0) + If(controlled > opponent_controlled, 5, 0))
+    return If(battle_round == 1, 0, Min(points, 15))
+
+
+PRIMARIES = {
+    "take-and-hold": register(Objective("take-and-hold", "Take and Hold", entries_with("primary", "take-and-hold")[0],
+                                        "primary", (Timing.END_OF_COMMAND_PHASE,), take_and_hold,
+                                        moment_cap=15, first_round=False)),
+    "domination-primary": register(Objective("domination-primary", "Domination (primary)",
+                                             entries_with("primary", "domination")[0], "primary",
+                                             (Timing.END_OF_COMMAND_PHASE,), domination, moment_cap=15,
+                                             first_round=False)),
+}
+
+
+# --------------------------------------------------------------------------
+# The ledger
+
+
+@dataclass(frozen=True)
+class Event:
+    """One scoring moment: a player, a battle round, a timing, an objective and the facts the objective reads."""
+
+    battle_round: int
+    player: str
+    timing: Timing
+    objective: str
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Score:
+    """One player's scoring sheet: points counted per objective and per battle round ("end" for End Game)."""
+
+    player: str
+    primary: str
+    secondaries: tuple[str, ...]
+    battle_ready: bool
+    sheet: dict[str, dict[str, int]] = field(default_factory=dict)
+    awarded: int = 0  # points the objectives awarded, before the caps
+    discounted: int = 0  # points the caps discounted
+
+    def objective_total(self, name: str) -> int:
+        return sum(self.sheet.get(name, {}).values())
+
+    @property
+    def primary_total(self) -> int:
+        return self.objective_total(self.primary)
+
+    @property
+    def secondaries_total(self) -> int:
+        return sum(self.objective_total(name) for name in self.secondaries)
+
+    @property
+    def total(self) -> int:
+        return final_score(self.primary_total, self.secondaries_total, self.battle_ready)
+
+
+@dataclass(frozen=True)
+class Game:
+    """What a replay needs: the mission, each player's secondaries and Battle Ready army, and the moments."""
+
+    mission: str
+    secondaries: Mapping[str, tuple[str, ...]]
+    battle_ready: Mapping[str, bool]
+    events: tuple[Event, ...]
+    conceded: str | None = None
+    army_has_psykers: Mapping[str, bool] = field(default_factory=dict)
+
+
+def _round_key(event: Event) -> str:
+    return "end" if event.timing is Timing.END_OF_BATTLE else str(event.battle_round)
+
+
+@rule("sequence/11-select-secondary-objectives", "secondaries/selecting")
+def check_selection(mission: str, chosen: tuple[str, ...], army_has_psykers: bool = False) -> None:
+    """Three different secondaries, at most one per category, mission secondaries only from this mission.
+
+    Raises ``ScoringError`` naming the choice that breaks the rule.
+    """
+    from rules.missionpack import missions
+
+    if len(chosen) != SECONDARIES_SELECTED or len(set(chosen)) != SECONDARIES_SELECTED:
+        raise ScoringError(f"a player selects three different secondary objectives, not {list(chosen)}")
+    categories: dict[str, str] = {}
+    for name in chosen:
+        item = objective(name)
+        if item.kind != "secondary":
+            raise ScoringError(f"{name!r} is a primary objective, not a secondary one")
+        if item.missions and mission not in item.missions:
+            raise ScoringError(f"{name!r} is the secondary objective of the mission(s) {', '.join(item.missions)}, "
+                               f"not of {missions.mission(mission).title!r}")
+        if item.selectable is not None and not item.selectable(army_has_psykers=army_has_psykers):
+            raise ScoringError(f"{name!r} cannot be selected by this army")
+        if item.category is not None:
+            if item.category in categories:
+                raise ScoringError(f"{categories[item.category]!r} and {name!r} are both {item.category} objectives; "
+                                   "a player cannot choose more than one from each category")
+            categories[item.category] = name
+
+
+def replay(game: Game) -> dict[str, Score]:
+    """Replay a game's scoring moments in order and return each player's scoring sheet, caps applied.
+
+    A conceding player scores 0 (sequence/ending-the-battle-early); see ``result``.
+    """
+    from rules.missionpack import missions
+
+    mission = missions.mission(game.mission)
+    scores: dict[str, Score] = {}
+    for player in PLAYERS:
+        chosen = tuple(game.secondaries.get(player, ()))
+        check_selection(game.mission, chosen, bool(game.army_has_psykers.get(player, False)))
+        scores[player] = Score(player, mission.primary, chosen, bool(game.battle_ready.get(player, False)))
+    last = (0, 0)
+    for index, event in enumerate(game.events, 1):
+        where = f"event {index} ({event.objective}, battle round {event.battle_round}, {event.player})"
+        if event.player not in PLAYERS:
+            raise ScoringError(f"{where}: the player must be the attacker or the defender")
+        if not 1 <= event.battle_round <= BATTLE_ROUNDS:
+            raise ScoringError(f"{where}: a battle lasts {BATTLE_ROUNDS} battle rounds")
+        order = (event.battle_round, 1 if event.timing is Timing.END_OF_BATTLE else 0)
+        if order < last:
+            raise ScoringError(f"{where}: the moments must be in the order they happen")
+        last = order
+        if event.timing is Timing.END_OF_BATTLE and event.battle_round != BATTLE_ROUNDS:
+            raise ScoringError(f"{where}: End Game objectives score at the end of the battle, after round "
+                               f"{BATTLE_ROUNDS}")
+        score = scores[event.player]
+        item = objective(event.objective)
+        if item.name != score.primary and item.name not in score.secondaries:
+            raise ScoringError(f"{where}: {event.player} did not select {event.objective!r}")
+        if event.timing not in item.timings:
+            raise ScoringError(f"{where}: {item.title} scores {' or '.join(t.value for t in item.timings)}, "
+                               f"not {event.timing.value}")
+        missing = set(item.facts()) - set(event.facts)
+        unknown = set(event.facts) - set(item.facts())
+        if missing or unknown:
+            raise ScoringError(f"{where}: {item.title} needs the facts {sorted(item.facts())}"
+                               + (f"; missing {sorted(missing)}" if missing else "")
+                               + (f"; unknown {sorted(unknown)}" if unknown else ""))
+        award = item.score(battle_round=event.battle_round, **dict(event.facts))
+        cap = PRIMARY_CAP if item.kind == "primary" else SECONDARY_CAP
+        counted = discounted_award(score.objective_total(item.name), award, cap)
+        score.sheet.setdefault(item.name, {})
+        key = _round_key(event)
+        score.sheet[item.name][key] = score.sheet[item.name].get(key, 0) + counted
+        score.awarded += award
+        score.discounted += award - counted
+    return scores
+
+
+@rule("sequence/18-determine-victor", "sequence/ending-the-battle-early")
+def result(game: Game) -> dict[str, Any]:
+    """Each player's total and the result: the most victory points wins; a player who concedes scores 0 and loses."""
+    scores = replay(game)
+    totals = {player: scores[player].total for player in PLAYERS}
+    if game.conceded is not None:
+        if game.conceded not in PLAYERS:
+            raise ScoringError(f"conceded must be the attacker or the defender, not {game.conceded!r}")
+        totals[game.conceded] = 0
+        winner = next(p for p in PLAYERS if p != game.conceded)
+    else:
+        outcome = victor(totals["attacker"], totals["defender"])
+        winner = {1: "attacker", -1: "defender", 0: "draw"}[outcome]
+    return {"totals": totals, "winner": winner,
+            "sheets": {player: {name: dict(rounds) for name, rounds in scores[player].sheet.items()} for player in PLAYERS}}
+
+
+def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
+    """A game record from plain data (YAML/JSON), every field checked; errors name the place."""
+    if not isinstance(data, Mapping):
+        raise ScoringError(f"{name}: a game is a mapping with mission, players and events")
+    allowed = {"mission", "players", "events", "conceded"}
+    unknown = set(data) - allowed
+    if unknown:
+        raise ScoringError(f"{name}: unknown keys {sorted(unknown)} (expected {sorted(allowed)})")
+    players = data.get("players")
+    if not isinstance(players, Mapping) or set(players) != set(PLAYERS):
+        raise ScoringError(f"{name}: players must name exactly the attacker and the defender")
+    secondaries, ready, psykers = {}, {}, {}
+    for player, entry in players.items():
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("secondaries"), list):
+            raise ScoringError(f"{name}: players.{player} needs a list of secondaries")
+        extra = set(entry) - {"secondaries", "battle_ready", "army_has_psykers"}
+        if extra:
+            raise ScoringError(f"{name}: players.{player}: unknown keys {sorted(extra)}")
+        secondaries[player] = tuple(str(s) for s in entry["secondaries"])
+        for key, store in (("battle_ready", ready), ("army_has_psykers", psykers)):
+            value = entry.get(key, False)
+            if not isinstance(value, bool):
+                raise ScoringError(f"{name}: players.{player}.{key} must be true or false")
+            store[player] = value
+    events = []
+    for index, raw in enumerate(data.get("events") or [], 1):
+        where = f"{name}: events[{index}]"
+        if not isinstance(raw, Mapping):
+            raise ScoringError(f"{where} is not a mapping")
+        extra = set(raw) - {"round", "player", "when", "objective", "facts"}
+        if extra:
+            raise ScoringError(f"{where}: unknown keys {sorted(extra)}")
+        try:
+            timing = Timing(raw.get("when"))
+        except ValueError:
+            raise ScoringError(f"{where}: when must be one of {[t.value for t in Timing]}") from None
+        battle_round = raw.get("round")
+        if isinstance(battle_round, bool) or not isinstance(battle_round, int):
+            raise ScoringError(f"{where}: round must be a whole number from 1 to {BATTLE_ROUNDS}")
+        facts = raw.get("facts") or {}
+        if not isinstance(facts, Mapping):
+            raise ScoringError(f"{where}: facts must be a mapping")
+        for key, value in facts.items():
+            if not (isinstance(value, (bool, int, str))) or (isinstance(value, int) and not isinstance(value, bool)
+                                                             and not 0 <= value <= 1000):
+                raise ScoringError(f"{where}: fact {key!r} must be true/false, a name or a whole number 0-1000")
+        events.append(Event(battle_round, str(raw.get("player")), timing, str(raw.get("objective")), dict(facts)))
+    conceded = data.get("conceded")
+    return Game(str(data.get("mission")), secondaries, ready, tuple(events),
+                None if conceded is None else str(conceded), psykers)
+
+
+SHEET_ROWS = ("1", "2", "3", "4", "5", "End Game")
+
+
+@rule("scoring-sheet", "scoring-sheet/blank")
+def scoring_sheet(game: Game) -> dict[str, Any]:
+    """The mission scoring sheet filled in from a replay: per player, the points of each battle round and the
+    End Game row for the primary and the three secondaries, the objective totals (out of 45 and 15), the
+    Battle Ready score, the total out of 100; then the result."""
+    from rules.missionpack import missions
+
+    mission = missions.mission(game.mission)
+    outcome = result(game)
+    scores = replay(game)
+    sheet: dict[str, Any] = {"battle_size": mission.battle_size, "mission": mission.title}
+    for player in PLAYERS:
+        score = scores[player]
+        columns = (score.primary, *score.secondaries)
+        rows = {row: {name: score.sheet.get(name, {}).get("end" if row == "End Game" else row, 0) for name in columns}
+                for row in SHEET_ROWS}
+        sheet[player] = {
+            "primary": objective(score.primary).title,
+            "secondaries": [objective(name).title for name in score.secondaries],
+            "rounds": rows,
+            "objective_totals": {name: score.objective_total(name) for name in columns},
+            "battle_ready_score": battle_ready_bonus(score.battle_ready),
+            "total": outcome["totals"][player],
+        }
+    sheet["result"] = {"attacker": "Attacker wins", "defender": "Defender wins", "draw": "Draw"}[outcome["winner"]]
+    return sheet
