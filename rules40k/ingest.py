@@ -650,15 +650,20 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
     files, report, meta = INGESTERS[kind](document, annotations, document_name)
 
     raw = document.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
     original_name = document.name
-    kept = spec_root / "sources" / f"{document_name}.yaml"
-    if document.resolve() == (spec_root / "sources" / f"{document_name}.txt").resolve() and kept.exists():
-        original_name = spec_access.load_yaml(kept).get("original_name", original_name)  # re-ingesting the kept copy
+    if document.resolve().parent == (spec_root / "sources").resolve():
+        # Re-ingesting a kept copy: keep the name the document arrived with.
+        for kept in sorted((spec_root / "sources").glob("*.yaml")):
+            known = spec_access.load_yaml(kept) or {}
+            if known.get("sha256") == digest and known.get("original_name"):
+                original_name = known["original_name"]
+                break
     provenance = {
         "document": document_name,
         "file": f"{document_name}.txt",
         "original_name": original_name,
-        "sha256": hashlib.sha256(raw).hexdigest(),
+        "sha256": digest,
         "title": meta.get("title", ""),
         "edition": meta.get("edition", ""),
         "version": meta.get("version", ""),

@@ -37,13 +37,14 @@ def assert_one_line_error(err: str, verb: str) -> str:
 
 
 def test_coverage_json(capsys):
-    code, out, err = run(capsys, "coverage", "--json")
+    code, out, err = run(capsys, "coverage", "--ruleset", "core", "--json")
     assert code == 0, err
     rows = json.loads(out)
     known = spec_access.sections("core")
     appendix = [ref for ref in known if ref.startswith("appendix/")]
     assert len(rows) == 156 + len(appendix)
-    assert [r["ref"] for r in rows] == sorted(r for r in known if not r.startswith("appendix/")) + sorted(appendix)
+    assert [r["ref"] for r in rows] == list(known)  # the book's order
+    assert [r["ref"] for r in rows][:156] == sorted(r for r in known if not r.startswith("appendix/"))
     for row in rows:
         assert isinstance(row["ref"], str) and isinstance(row["title"], str) and row["title"]
         assert row["status"] in {"encoded", "inert", "deferred"}, f"{row['ref']} is {row['status']}"
@@ -59,9 +60,64 @@ def test_coverage_json(capsys):
     assert all(r["status"] == "encoded" for r in early), [r["ref"] for r in early if r["status"] != "encoded"]
 
 
+@pytest.mark.parametrize("ruleset", ["missionpack", "ninth"])
+def test_coverage_json_of_a_ruleset(capsys, ruleset):
+    code, out, err = run(capsys, "coverage", "--ruleset", ruleset, "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["ref"] for r in rows] == list(spec_access.sections(ruleset))
+    for row in rows:
+        assert {"ref", "title", "status", "reason", "functions", "examples", "lines"} <= set(row)
+        assert row["status"] in {"encoded", "inert"}, f"{row['ref']} is {row['status']}"
+        assert len(row["lines"]) == 2 and row["lines"][0] <= row["lines"][1]
+
+
+def test_coverage_of_every_ruleset(capsys):
+    code, out, err = run(capsys, "coverage", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert {r["ruleset"] for r in rows} == set(spec_access.rulesets())
+    assert len(rows) == sum(len(spec_access.sections(name)) for name in spec_access.rulesets())
+
+
+@pytest.mark.parametrize("verb", [["coverage"], ["verify", "--no-properties"], ["show", "05.02"], ["site"],
+                                  ["calc", "x.json"], ["bench"], ["ingest", "x.txt"]])
+def test_unknown_ruleset_is_one_sentence_and_exit_2(capsys, verb, tmp_path):
+    code, out, err = run(capsys, *verb, "--ruleset", "nope")
+    assert code == 2
+    assert "'nope' is not a ruleset" in assert_one_line_error(err, verb[0])
+
+
+def test_document_is_an_alias_of_ruleset(capsys):
+    code, out, err = run(capsys, "coverage", "--document", "ninth", "--json")
+    assert code == 0, err
+    assert [r["ref"] for r in json.loads(out)] == list(spec_access.sections("ninth"))
+
+
+def test_calc_only_for_rulesets_with_a_calculator(capsys):
+    code, out, err = run(capsys, "calc", "examples/intercessors.json", "--ruleset", "missionpack")
+    assert code == 2
+    assert "no attack calculator" in assert_one_line_error(err, "calc")
+
+
 # --------------------------------------------------------------------------
 # show
 # --------------------------------------------------------------------------
+
+
+def test_show_a_qualified_reference(capsys):
+    code, out, err = run(capsys, "show", "missionpack:secondary/linebreaker")
+    assert code == 0, err
+    assert "Linebreaker" in out and "(missionpack)" in out
+    code, out, err = run(capsys, "show", "secondary/linebreaker", "--ruleset", "missionpack", "--json")
+    assert code == 0, err
+    assert json.loads(out)["ref"] == "secondary/linebreaker"
+
+
+def test_show_a_reference_of_another_ruleset_is_one_sentence(capsys):
+    code, out, err = run(capsys, "show", "secondary/linebreaker")
+    assert code == 2
+    assert "is not a section of the core spec" in assert_one_line_error(err, "show")
 
 
 def test_show_prints_title_text_and_function_location(capsys):
@@ -123,8 +179,9 @@ def test_verify_writes_results(capsys, tmp_path):
     code, out, err = run(capsys, "verify", "--no-properties", "--output", str(output))
     assert code == 0, out + err
     results = json.loads(output.read_text(encoding="utf-8"))
-    assert results["document"] == "core"
+    assert results["rulesets"] == list(spec_access.rulesets())
     assert results["checks"]
+    assert {c["ruleset"] for c in results["checks"]} == set(spec_access.rulesets())
     failed = [c["id"] for c in results["checks"] if c["status"] not in ("passed", "finding")]
     assert failed == []
     assert set(results["summary"]) <= {"passed", "finding"}
@@ -150,6 +207,16 @@ def test_verify_one_ref(capsys, tmp_path):
     checks = json.loads(output.read_text(encoding="utf-8"))["checks"]
     assert checks
     assert all("03.03" in c["refs"] for c in checks), [c["id"] for c in checks if "03.03" not in c["refs"]]
+
+
+def test_verify_one_ref_of_another_ruleset(capsys, tmp_path):
+    output = tmp_path / "results.json"
+    code, out, err = run(capsys, "verify", "--ref", "missionpack:sequence/18-determine-victor", "--no-properties",
+                         "--output", str(output))
+    assert code == 0, out + err
+    checks = json.loads(output.read_text(encoding="utf-8"))["checks"]
+    assert checks and all("missionpack:sequence/18-determine-victor" in c["refs"] for c in checks)
+    assert {c["kind"] for c in checks} >= {"proof"}
 
 
 def test_verify_unknown_ref(capsys, tmp_path):

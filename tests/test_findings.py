@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from properties import proofs
+from rules import spec
 from rules40k import annotations
 
-FINDINGS = annotations.findings("core")
+FINDINGS = [f for name in spec.rulesets() for f in annotations.findings(name)]
 
 
 def test_every_finding_proof_is_disproved_with_a_counterexample():
@@ -28,7 +29,25 @@ def test_every_expected_disproof_is_a_recorded_finding():
 
 
 def test_findings_follow_recorded_interpretations():
-    interpretations = {i["id"] for i in annotations.interpretations("core")}
+    for name in spec.rulesets():
+        interpretations = {i["id"] for i in annotations.interpretations(name)}
+        for finding in annotations.findings(name):
+            if finding.get("interpretation"):
+                assert finding["interpretation"] in interpretations, (name, finding["id"])
+
+
+def test_every_finding_names_a_check_that_exists():
+    """A finding's check is a registered proof or a refs-marked property of its ruleset."""
+    import re
+    from pathlib import Path
+
+    registry = proofs.load_all()
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (Path(__file__).parents[1] / "properties").glob("test_*.py"))
     for finding in FINDINGS:
-        if finding.get("interpretation"):
-            assert finding["interpretation"] in interpretations, finding["id"]
+        check = finding.get("check", "")
+        assert check, f"finding {finding['id']} names no check"
+        kind, _, name = check.partition(":")
+        if kind == "proof":
+            assert name in registry, finding["id"]
+        else:
+            assert kind == "property" and re.search(rf"def {re.escape(name)}\(", sources), finding["id"]

@@ -408,16 +408,18 @@ def test_core_rules_document_is_the_000_seed():
 
 def _evidence() -> list:
     """Every piece of evidence in restorations, interpretations and findings (single files and folders)."""
+    from rules import spec as spec_access
     from rules40k import annotations
 
-    sources = {"restorations": annotations.restorations("core"),
-               "interpretations": annotations.interpretations("core"),
-               "findings": annotations.findings("core")}
     cases = []
-    for kind, entries in sources.items():
-        for entry in entries:
-            for item in entry["evidence"]:
-                cases.append(pytest.param(item, id=f"{kind}:{entry['id']}:{item['document'][:3]}:{item['line']}"))
+    for name in spec_access.rulesets():
+        sources = {"restorations": annotations.restorations(name),
+                   "interpretations": annotations.interpretations(name),
+                   "findings": annotations.findings(name)}
+        for kind, entries in sources.items():
+            for entry in entries:
+                for item in entry["evidence"]:
+                    cases.append(pytest.param(item, id=f"{name}:{kind}:{entry['id']}:{item['document'][:3]}:{item['line']}"))
     return cases
 
 

@@ -32,8 +32,13 @@ def html_of(site: Path, url: str) -> str:
     return (site / url / "index.html").read_text(encoding="utf-8")
 
 
+def area(url: str) -> str:
+    """A Core Rules page's URL: the ruleset's area, then the reference."""
+    return f"{DOCUMENT}/{url}"
+
+
 def section_md(build: Path, ref: str) -> str:
-    return (build / "docs" / f"{ref}.md").read_text(encoding="utf-8")
+    return (build / "docs" / DOCUMENT / f"{ref}.md").read_text(encoding="utf-8")
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -44,8 +49,8 @@ def tree(folder: Path) -> dict[str, bytes]:
 def built(tmp_path_factory) -> Path:
     """The real site, built the way `rules40k site` builds it: checks first, then pages, then MkDocs."""
     build = tmp_path_factory.mktemp("site")
-    checks.write_results(checks.run_all(DOCUMENT), build / "results.json")
-    site = generate.build(build, document=DOCUMENT)
+    checks.write_results(checks.run_all(), build / "results.json")
+    site = generate.build(build)
     assert site == build / "site"
     return build
 
@@ -57,27 +62,28 @@ def built(tmp_path_factory) -> Path:
 def test_every_section_and_appendix_entry_has_a_page(built):
     site = built / "site"
     for ref in spec.sections(DOCUMENT):
-        assert (built / "docs" / f"{ref}.md").is_file(), ref
-        assert (site / ref / "index.html").is_file(), ref
+        assert (built / "docs" / DOCUMENT / f"{ref}.md").is_file(), ref
+        assert (site / DOCUMENT / ref / "index.html").is_file(), ref
 
 
 def test_every_chapter_has_a_page(built):
     for number in chapter_numbers():
-        assert (built / "docs" / number / "index.md").is_file(), number
-        assert (built / "site" / number / "index.html").is_file(), number
+        assert (built / "docs" / DOCUMENT / number / "index.md").is_file(), number
+        assert (built / "site" / DOCUMENT / number / "index.html").is_file(), number
 
 
 def test_reference_pages_exist(built):
-    for name in ("index", "ledger", "results", "interpretations", "source"):
-        assert (built / "docs" / f"{name}.md").is_file()
+    for name in ("index", "ledger", "results", "interpretations", "findings", "source"):
+        assert (built / "docs" / DOCUMENT / f"{name}.md").is_file()
+    assert (built / "docs" / "index.md").is_file()
     assert (built / "site" / "index.html").is_file()
     assert (built / "site" / "search" / "search_index.json").is_file()
 
 
 def test_index_json_lists_every_page(built):
     index = json.loads((built / "docs" / "index.json").read_text(encoding="utf-8"))
-    assert index["document"] == DOCUMENT
-    by_ref = {page["ref"]: page for page in index["pages"] if page["ref"] is not None}
+    assert index["rulesets"] == list(spec.rulesets())
+    by_ref = {page["ref"]: page for page in index["pages"] if page["ref"] is not None and page["ruleset"] == DOCUMENT}
     assert set(spec.sections(DOCUMENT)) | set(chapter_numbers()) == set(by_ref)
     rows = {row["ref"]: row for row in coverage.ledger(DOCUMENT)}
     for ref, page in by_ref.items():
@@ -90,7 +96,7 @@ def test_index_json_lists_every_page(built):
 
 
 def test_status_comes_from_the_ledger(built):
-    home = (built / "docs" / "index.md").read_text(encoding="utf-8")
+    home = (built / "docs" / DOCUMENT / "index.md").read_text(encoding="utf-8")
     summary = coverage.summary(coverage.ledger(DOCUMENT))
     assert f"| **total** | **{summary['total']}** |" in home
     for row in coverage.ledger(DOCUMENT):
@@ -100,12 +106,12 @@ def test_status_comes_from_the_ledger(built):
 def test_citations_in_the_text_are_links(built):
     site = built / "site"
     assert "[03.03](03.03.md)" in section_md(built, "03.01")
-    assert 'href="../03.03/"' in html_of(site, "03.01")
+    assert 'href="../03.03/"' in html_of(site, area("03.01"))
     assert "[06.03](06.03.md)" in section_md(built, "09.07")
-    assert 'href="../06.03/"' in html_of(site, "09.07")
+    assert 'href="../06.03/"' in html_of(site, area("09.07"))
     # A chapter citation: "See Attached Units (19)."
     assert "[19](19/index.md)" in section_md(built, "24.22")
-    assert 'href="../19/"' in html_of(site, "24.22")
+    assert 'href="../19/"' in html_of(site, area("24.22"))
 
 
 def test_every_cited_reference_is_linked(built):
@@ -134,11 +140,11 @@ def test_rule_functions_link_to_their_line_on_the_code_page(built):
     rules = registry.load(DOCUMENT)
     linked = 0
     for ref in spec.sections(DOCUMENT):
-        html = html_of(site, ref)
+        html = html_of(site, area(ref))
         for function in rules.get(ref, []):
             assert function.qualname in html
         for href, anchor, line in CODE_LINK.findall(html):
-            target = posixpath.normpath(posixpath.join(ref, href))
+            target = posixpath.normpath(posixpath.join(area(ref), href))
             code = html_of(site, target)
             assert f'id="{anchor}"' in code, (ref, href, anchor)
             linked += 1
@@ -156,23 +162,53 @@ def test_restorations_are_marked_with_their_evidence(built):
     for entry in annotations.restorations(DOCUMENT):
         label = generate.footnote_label(entry["id"])
         assert f"[^{label}]" in section_md(built, entry["ref"])
-        html = html_of(site, entry["ref"])
+        html = html_of(site, area(entry["ref"]))
         assert f'id="fn:{label}"' in html and 'class="restored"' in html
     # The stored text itself is untouched.
     for entry in annotations.restorations(DOCUMENT):
         assert entry["find"] in spec.sections(DOCUMENT)[entry["ref"]]["text"].split("\n")
 
 
+def test_home_lists_every_ruleset_with_computed_counts(built):
+    home = (built / "docs" / "index.md").read_text(encoding="utf-8")
+    for name in spec.rulesets():
+        summary = coverage.summary(coverage.ledger(name))
+        row = next(line for line in home.splitlines() if f"| `{name}` |" in line)
+        assert f"]({name}/index.md)" in row
+        assert f"| {summary['encoded']} | {summary['inert']} | {summary['deferred']} | {summary['missing']} | " \
+               f"{summary['total']} |" in row, row
+    assert (built / "site" / "missionpack" / "secondary" / "linebreaker" / "index.html").is_file()
+
+
+def test_every_mission_pack_entry_has_a_page_with_its_text(built):
+    for ruleset in ("missionpack", "ninth"):
+        for ref, section in spec.sections(ruleset).items():
+            page = (built / "docs" / ruleset / f"{ref}.md").read_text(encoding="utf-8")
+            first = next(line for line in section["text"].split("\n") if line.strip())
+            assert generate.escape(first.split(" | ")[0][:40])[:30] in page, (ruleset, ref)
+            assert (built / "site" / ruleset / ref / "index.html").is_file(), (ruleset, ref)
+
+
+def test_cross_ruleset_citations_are_links(built):
+    """A mission rule that leans on the reprinted basic rules links to that ruleset's page."""
+    page = (built / "docs" / "missionpack" / "controlling-terrain-features.md").read_text(encoding="utf-8")
+    assert "](../ninth/objective-markers.md)" in page
+    html = html_of(built / "site", "missionpack/controlling-terrain-features")
+    assert 'href="../ninth/objective-markers/"' in html
+    assert "](../../ninth/overwatch.md)" in (built / "docs" / "missionpack" / "terrain" / "trait" /
+                                              "defensible.md").read_text(encoding="utf-8")
+
+
 def test_interpretations_and_results_appear_on_their_pages(built):
-    interpretations = (built / "docs" / "interpretations.md").read_text(encoding="utf-8")
+    interpretations = (built / "docs" / DOCUMENT / "interpretations.md").read_text(encoding="utf-8")
     for entry in annotations.interpretations(DOCUMENT):
         assert f"## {generate.escape(entry['id'])}" in interpretations
         for ref in entry["refs"]:
             if ref in spec.sections(DOCUMENT):
                 assert f"Interpretation {entry['id']}" in section_md(built, ref)
     results = json.loads((built / "results.json").read_text(encoding="utf-8"))
-    overview = (built / "docs" / "results.md").read_text(encoding="utf-8")
-    for check in results["checks"]:
+    overview = (built / "docs" / DOCUMENT / "results.md").read_text(encoding="utf-8")
+    for check in [c for c in results["checks"] if c["ruleset"] == DOCUMENT]:
         assert generate.code_span(check["id"]) in overview
         for ref in check["refs"]:
             assert check["id"].removeprefix("example:") in section_md(built, ref), (check["id"], ref)
@@ -182,12 +218,12 @@ def test_docs_are_byte_identical_on_rerun(built, tmp_path):
     again = tmp_path / "again"
     again.mkdir()
     shutil.copy(built / "results.json", again / "results.json")
-    generate.build(again, document=DOCUMENT, run_mkdocs=False)
+    generate.build(again, run_mkdocs=False)
     first, second = tree(built / "docs"), tree(again / "docs")
     assert sorted(first) == sorted(second)
     assert [path for path in first if first[path] != second[path]] == []
     # Re-running into the same folder replaces the docs without leftovers.
-    generate.build(again, document=DOCUMENT, run_mkdocs=False)
+    generate.build(again, run_mkdocs=False)
     assert tree(again / "docs") == second
     assert not list(again.glob(".docs-*"))
 
@@ -204,7 +240,7 @@ def test_readable_titles_keep_ability_names():
 
 def test_text_is_escaped_but_structure_kept():
     book = generate.load(DOCUMENT, Path("/nonexistent"))
-    page = generate.Page(book, "05.02.md", "test")
+    page = generate.Page(book, "core/05.02.md", "test")
     markdown = page.text("Roll a D6 *twice* (06.03) [ANTI]\n\n- one\n- two\n\n1. First step\n\nRANGE | A\nx | y")
     assert r"\*twice\*" in markdown and r"\[ANTI\]" in markdown
     assert "([06.03](06.03.md))" in markdown
@@ -271,7 +307,7 @@ def test_dangling_reference_fails_the_build_without_partial_output(case, tmp_pat
     patch, words = DANGLING[case]
     patch(monkeypatch)
     with pytest.raises(generate.SiteError) as error:
-        generate.build(build, document=DOCUMENT)
+        generate.build(build, rulesets=[DOCUMENT])
     message = str(error.value)
     for word in words:
         assert word in message, message
@@ -284,12 +320,12 @@ def test_dangling_reference_fails_the_build_without_partial_output(case, tmp_pat
 def test_dangling_check_reference_in_results_fails(tmp_path):
     build = tmp_path / "build"
     build.mkdir()
-    results = {"document": DOCUMENT, "summary": {"passed": 1},
+    results = {"rulesets": [DOCUMENT], "summary": {"passed": 1},
                "checks": [{"id": "table:ghost", "kind": "table", "refs": ["88.88"], "name": "n", "status": "passed",
                            "detail": ""}]}
     (build / "results.json").write_text(json.dumps(results), encoding="utf-8")
     with pytest.raises(generate.SiteError, match=r"table:ghost.*88\.88"):
-        generate.build(build, document=DOCUMENT, run_mkdocs=False)
+        generate.build(build, rulesets=[DOCUMENT], run_mkdocs=False)
     assert not (build / "docs").exists()
 
 
@@ -298,7 +334,7 @@ def test_mkdocs_warnings_fail_the_build(tmp_path, monkeypatch):
     monkeypatch.setattr(generate, "render", lambda book: {"index.md": "# Home\n\n[gone](gone.md)\n"})
     monkeypatch.setattr(generate, "nav", lambda book, code_files: [{"Home": "index.md"}])
     with pytest.raises(generate.SiteError, match=r"mkdocs build --strict failed.*gone\.md"):
-        generate.build(tmp_path / "build", document=DOCUMENT)
+        generate.build(tmp_path / "build", rulesets=[DOCUMENT])
 
 
 def test_derived_config_inherits_the_repository_config(built):
@@ -318,12 +354,12 @@ def test_builds_with_no_functions_annotations_or_results(tmp_path, monkeypatch):
     for name in ("restorations", "interpretations", "findings", "examples"):
         monkeypatch.setattr(annotations, name, lambda document=DOCUMENT: [])
     build = tmp_path / "build"
-    docs = generate.build(build, document=DOCUMENT, run_mkdocs=False)
+    docs = generate.build(build, rulesets=[DOCUMENT], run_mkdocs=False)
     assert docs == build / "docs"
-    assert "not run" in (docs / "03.01.md").read_text(encoding="utf-8").lower()
-    assert "No interpretations are recorded yet." in (docs / "interpretations.md").read_text(encoding="utf-8")
-    assert "No findings are recorded yet." in (docs / "findings.md").read_text(encoding="utf-8")
-    assert "were not run" in (docs / "results.md").read_text(encoding="utf-8")
+    assert "not run" in (docs / DOCUMENT / "03.01.md").read_text(encoding="utf-8").lower()
+    assert "No interpretations are recorded yet." in (docs / DOCUMENT / "interpretations.md").read_text(encoding="utf-8")
+    assert "No findings are recorded yet." in (docs / DOCUMENT / "findings.md").read_text(encoding="utf-8")
+    assert "were not run" in (docs / DOCUMENT / "results.md").read_text(encoding="utf-8")
     assert not (docs / "code").exists()
     assert "- Code:" not in (build / "mkdocs.yml").read_text(encoding="utf-8")
 
@@ -347,7 +383,7 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
     monkeypatch.setattr(annotations, "examples", lambda document=DOCUMENT: [example])
     build = tmp_path / "build"
     build.mkdir()
-    results = {"document": DOCUMENT, "summary": {"error": 1, "failed": 1},
+    results = {"rulesets": [DOCUMENT], "summary": {"error": 1, "failed": 1},
                "checks": [
                    {"id": "example:test-example", "kind": "example", "refs": ["05.02"], "name": example["name"],
                     "status": "failed", "detail": "expected {'wounds': True}, got {'wounds': False}",
@@ -359,17 +395,17 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
                     "counterexample": {"strength": 1, "toughness": 2}},
                ]}
     (build / "results.json").write_text(json.dumps(results), encoding="utf-8")
-    site = generate.build(build, document=DOCUMENT)
+    site = generate.build(build, rulesets=[DOCUMENT])
     page = section_md(build, "05.02")
     assert "Interpretation test-reading" in page and "**Reading no (followed by the code):**" in page
     assert 'status-failed">failed</span> **A wound roll example**' in page
     assert '`{"wounds": false}`' in page
     assert "property check: property:test-property" in page
     assert "Finding test-finding" in page and "interpretations.md#test-reading" in page
-    findings = (build / "docs" / "findings.md").read_text(encoding="utf-8")
+    findings = (build / "docs" / DOCUMENT / "findings.md").read_text(encoding="utf-8")
     assert "## test-finding" in findings and "strength" in findings
-    assert "Interpretation test-reading" in (build / "docs" / "05" / "index.md").read_text(encoding="utf-8")
-    assert "property:test-property" in (build / "docs" / "appendix" / "destroyed.md").read_text(encoding="utf-8")
-    overview = (build / "docs" / "results.md").read_text(encoding="utf-8")
+    assert "Interpretation test-reading" in (build / "docs" / DOCUMENT / "05" / "index.md").read_text(encoding="utf-8")
+    assert "property:test-property" in (build / "docs" / DOCUMENT / "appendix" / "destroyed.md").read_text(encoding="utf-8")
+    overview = (build / "docs" / DOCUMENT / "results.md").read_text(encoding="utf-8")
     assert "## Failures" in overview and "boom \\| bang" in overview
-    assert (site / "05.02" / "index.html").is_file()
+    assert (site / DOCUMENT / "05.02" / "index.html").is_file()
