@@ -344,6 +344,58 @@ def cmd_calc(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    """Replay a mission pack game's scoring moments and print its scoring sheet."""
+    import yaml
+
+    from rules.missionpack import scoring
+
+    name = _ruleset_name(args, default="missionpack")
+    if name != "missionpack":
+        raise UsageError(f"the {name} ruleset has no scoring ledger (only missionpack has one)")
+    if args.game == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, source = Path(args.game).read_text(encoding="utf-8"), args.game
+        except OSError as error:
+            raise UsageError(f"{args.game}: cannot be read ({error.strerror})") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{args.game}: is not UTF-8 text") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
+        raise UsageError(f"{source}:{where} not valid YAML or JSON ({getattr(error, 'problem', error)})") from None
+    try:
+        sheet = scoring.scoring_sheet(scoring.read_game(data, source))
+    except scoring.ScoringError as error:
+        message = str(error)
+        raise UsageError(message if message.startswith(source) else f"{source}: {message}") from None
+    if args.json:
+        print(json.dumps(sheet, indent=2, ensure_ascii=False))
+        return 0
+    console = _console()
+    console.print(f"[bold]{sheet['mission']}[/] ({sheet['battle_size']})")
+    for player in scoring.PLAYERS:
+        half = sheet[player]
+        table = Table(title=f"{player.title()}: {half['total']} / {scoring.MAXIMUM_SCORE} victory points")
+        names = [half["primary"], *half["secondaries"]]
+        table.add_column("battle round")
+        for column in names:
+            table.add_column(column, justify="right")
+        keys = list(half["objective_totals"])
+        for row, cells in half["rounds"].items():
+            table.add_row(row, *(str(cells[k]) for k in keys))
+        caps = [scoring.PRIMARY_CAP] + [scoring.SECONDARY_CAP] * len(half["secondaries"])
+        table.add_row("objective totals", *(f"{half['objective_totals'][k]}/{cap}" for k, cap in zip(keys, caps)))
+        table.add_row("Battle Ready", str(half["battle_ready_score"]), *([""] * len(half["secondaries"])))
+        console.print(table)
+    console.print(f"Result: [bold]{sheet['result']}[/]")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from rules40k import bench
 
@@ -422,6 +474,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
     p.set_defaults(run=cmd_bench)
+
+    p = verbs.add_parser("score", help="replay a mission pack game's scoring moments; print its scoring sheet")
+    p.add_argument("game", help="game record (YAML or JSON: mission, players, events), or - for standard input")
+    p.add_argument("--json", action="store_true", help="print the filled-in scoring sheet as JSON")
+    _ruleset_option(p, "the ruleset whose scoring to use (only missionpack has a ledger)")
+    p.set_defaults(run=cmd_score)
 
     p = verbs.add_parser("site", help="run the checks and build the annotated rulebook site")
     _ruleset_option(p, "build one ruleset's area only (default: every ruleset)")

@@ -3,3 +3,5 @@
 References are the pack's own slugs (spec/missionpack/annotations/layout.yaml): ``sequence/18-determine-victor``,
 ``secondary/linebreaker``, ``mission/seize-ground/primary``, ``terrain/trait/dense-cover``.
 """
+
+from rules.missionpack import battle_sizes, scoring, secondaries, sequence, terrain  # noqa: F401,E402  (registers their rule functions)
