@@ -4,4 +4,4 @@ References are the pack's own slugs (spec/missionpack/annotations/layout.yaml): 
 ``secondary/linebreaker``, ``mission/seize-ground/primary``, ``terrain/trait/dense-cover``.
 """
 
-from rules.missionpack import battle_sizes, scoring, secondaries, sequence, terrain  # noqa: F401,E402  (registers their rule functions)
+from rules.missionpack import battle_sizes, missions, scoring, secondaries, sequence, terrain  # noqa: F401,E402  (registers their rule functions)

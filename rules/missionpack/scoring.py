@@ -14,6 +14,7 @@ exclusions about these very functions.
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -72,11 +73,28 @@ class Objective:
     selectable: Callable[..., bool] | None = None  # an army the objective may not be chosen for
 
     def facts(self) -> tuple[str, ...]:
-        """The facts a scoring moment must state (the score function's parameters besides the battle round)."""
-        return tuple(p for p in inspect.signature(self.score).parameters if p != "battle_round")
+        """The facts a scoring moment must state: the score function's parameters besides the ones the ledger
+        supplies (the battle round, and whether this is the end of the battle)."""
+        return tuple(p for p in _parameters(self.score) if p not in LEDGER_FACTS)
+
+    def inputs(self) -> tuple[str, ...]:
+        """Every input of the score function besides the battle round (the facts and ``end_of_battle`` if read)."""
+        return tuple(p for p in _parameters(self.score) if p != "battle_round")
+
+    def award(self, event: "Event") -> Any:
+        """The victory points of one scoring moment, with the facts the ledger supplies added."""
+        supplied = {"battle_round": event.battle_round, "end_of_battle": event.timing is Timing.END_OF_BATTLE}
+        wanted = _parameters(self.score)
+        return self.score(**{k: v for k, v in supplied.items() if k in wanted}, **dict(event.facts))
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(function: Callable[..., Any]) -> tuple[str, ...]:
+    return tuple(inspect.signature(function).parameters)
 
 
 OBJECTIVES: dict[str, Objective] = {}
+LEDGER_FACTS = ("battle_round", "end_of_battle")  # facts the ledger supplies from the moment itself
 
 
 def register(objective: Objective) -> Objective:
@@ -251,6 +269,16 @@ def check_selection(mission: str, chosen: tuple[str, ...], army_has_psykers: boo
             categories[item.category] = name
 
 
+@rule("sequence/11-select-secondary-objectives", "secondaries/selecting")
+def legal_selection(mission: str, chosen: tuple[str, ...], army_has_psykers: bool = False) -> bool:
+    """Whether a player may select these secondary objectives for this mission (see ``check_selection``)."""
+    try:
+        check_selection(mission, tuple(chosen), army_has_psykers)
+    except ScoringError:
+        return False
+    return True
+
+
 def replay(game: Game) -> dict[str, Score]:
     """Replay a game's scoring moments in order and return each player's scoring sheet, caps applied.
 
@@ -291,7 +319,7 @@ def replay(game: Game) -> dict[str, Score]:
             raise ScoringError(f"{where}: {item.title} needs the facts {sorted(item.facts())}"
                                + (f"; missing {sorted(missing)}" if missing else "")
                                + (f"; unknown {sorted(unknown)}" if unknown else ""))
-        award = item.score(battle_round=event.battle_round, **dict(event.facts))
+        award = item.award(event)
         cap = PRIMARY_CAP if item.kind == "primary" else SECONDARY_CAP
         counted = discounted_award(score.objective_total(item.name), award, cap)
         score.sheet.setdefault(item.name, {})
@@ -400,3 +428,9 @@ def scoring_sheet(game: Game) -> dict[str, Any]:
         }
     sheet["result"] = {"attacker": "Attacker wins", "defender": "Defender wins", "draw": "Draw"}[outcome["winner"]]
     return sheet
+
+
+@rule("scoring-sheet", "scoring-sheet/blank")
+def sheet_from_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The scoring sheet of a game written as plain data (what ``rules40k score`` reads)."""
+    return scoring_sheet(read_game(record))
