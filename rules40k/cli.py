@@ -495,11 +495,12 @@ def main(argv: list[str] | None = None) -> int:
     from rules40k_site.generate import SiteError
     from rules.registry import RegistryError
     from rules.spec import RulesetError
+    from rules40k.checks import ExampleError
 
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError, RulesetError) as error:
+    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError, RulesetError, ExampleError) as error:
         print(f"rules40k {args.verb}: {error}", file=sys.stderr)
         return 2
 

@@ -54,7 +54,7 @@ class _Collector:
             text = str(report.longrepr) if report.longrepr else ""
             match = re.search(r"Falsifying example:.*?(?=\n\n|\Z)", text, re.S)
             record = {
-                "id": f"property:{report.nodeid.split('::')[-1]}",
+                "id": f"property:{property_name(report.nodeid)}",
                 "kind": "property",
                 "ruleset": spec.split_ref(self.refs[report.nodeid][0])[0],
                 "refs": self.refs[report.nodeid],
@@ -67,6 +67,12 @@ class _Collector:
             self.records.append(record)
             if self.on_result:
                 self.on_result(record)
+
+
+def property_name(nodeid: str) -> str:
+    """A property's name: its test function, or for a state machine (``test_x::runTest``) the name it is bound to."""
+    parts = nodeid.split("::")
+    return parts[-2] if parts[-1] == "runTest" and len(parts) > 2 else parts[-1]
 
 
 _QUIET = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal"]

@@ -75,6 +75,7 @@ class Book:
     report: dict
     order: dict[str, int] = field(default_factory=dict)
     library: dict[str, "Book"] = field(default_factory=dict)  # every ruleset built with this one, by name
+    page_refs: dict[str, list[str]] = field(default_factory=dict)  # printed page -> references (pack layouts)
 
     def __post_init__(self) -> None:
         chapter_refs = [c["number"] for c in self.chapters]
@@ -163,6 +164,10 @@ class Book:
     def title(self) -> str:
         return spec.rulesets().get(self.document, {}).get("title") or self.source_title
 
+    @property
+    def short_title(self) -> str:
+        return spec.rulesets().get(self.document, {}).get("short") or self.title
+
 
 def load_results(build: Path) -> dict | None:
     """build/results.json, or None when the checks were not run."""
@@ -215,7 +220,15 @@ def load(document: str, build: Path, results: dict | None = None, library: dict 
         provenance=_yaml_or_empty(spec.SPEC_ROOT / "sources" / f"{document}.yaml"),
         report=_yaml_or_empty(spec.SPEC_ROOT / document / "ingest-report.yaml"),
         library=library if library is not None else {},
+        page_refs=_page_refs(document),
     )
+
+
+def _page_refs(document: str) -> dict[str, list[str]]:
+    """The printed-page map of a ruleset whose layout has one (its citations say "pg 96", not "06.03")."""
+    layout = _yaml_or_empty(spec.SPEC_ROOT / document / "annotations" / "layout.yaml")
+    pages = layout.get("pages") if isinstance(layout, dict) else None
+    return {str(k): [str(v) for v in (t if isinstance(t, list) else [t])] for k, t in (pages or {}).items()}
 
 
 def _yaml_or_empty(path: Path) -> dict:
@@ -351,6 +364,20 @@ def citations(text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
+_PAGE_CITATION = re.compile(r"\b(?:pg|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
+
+
+def page_citations(text: str, pages: dict[str, list[str]]) -> list[tuple[int, int, str]]:
+    """Spans of printed page citations ("pg 96", "pages 18-19") that the ruleset's layout maps to a reference."""
+    spans = []
+    for match in _PAGE_CITATION.finditer(text):
+        key = f"{match.group(1)}-{match.group(2)}" if match.group(2) else match.group(1)
+        targets = pages.get(key) or pages.get(match.group(1))
+        if targets:
+            spans.append((match.start(), match.end(), targets[0]))
+    return spans
+
+
 def mark_restoration(find: str, restore: str) -> str:
     """The restored line with the restored characters between MARK_START and MARK_END, cell by cell."""
     old_cells, new_cells = find.split(" | "), restore.split(" | ")
@@ -435,9 +462,11 @@ class Page:
         return f"[{escape(self.book.label(ref) if label is None else label)}]({self.href(target)})"
 
     def inline(self, text: str) -> str:
-        """One line of text, escaped, with its citations linked."""
+        """One line of text, escaped, with its citations linked ("(06.03)", and "(pg 96)" where pages are mapped)."""
         out, position = [], 0
-        for start, end, ref in citations(text):
+        spans = citations(text) if self.book.numbered else []
+        spans += page_citations(text, self.book.page_refs)
+        for start, end, ref in sorted(spans):
             out.append(escape(text[position:start]))
             out.append(self.link(ref, text[start:end]))
             position = end
@@ -685,6 +714,9 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "printed_title": section["title"],
         "chapter": page.link(chapter),
         "line": section.get("line"),
+        "heading_notes": [footnote_label(r["id"]) for r in restorations if r.get("heading")],
+        "attributes": [(key.replace("_", " ").capitalize(), escape(str(value).replace("-", " ")))
+                       for key, value in (section.get("attributes") or {}).items()],
         "cites": [page.link(c) for c in section.get("cites") or [] if not spec.SECTION_REF.match(str(c))
                   and not re.fullmatch(r"\d\d", str(c))],
         "row": status_view(book.rows[ref]),
@@ -784,7 +816,8 @@ def ruleset_home_page(book: Book, env: jinja2.Environment, code_files: list[str]
 def home_page(books: list[Book], env: jinja2.Environment) -> tuple[str, str]:
     """The site's home: every ruleset with its coverage and check counts, computed."""
     page = Page(books[0], "index.md", "home")
-    rulesets = [{"name": b.document, "title": b.title, "link": f"[{escape(b.title)}]({page.href(b.prefix + 'index.md')})",
+    rulesets = [{"name": b.document, "title": b.title,
+                 "link": f"[{escape(b.short_title)}]({page.href(b.prefix + 'index.md')})",
                  "source": b.provenance.get("original_name", ""), "counts": summary_counts(b)} for b in books]
     return "index.md", env.get_template("home.md.j2").render(
         {"rulesets": rulesets, "results_run": books[0].results is not None,
@@ -920,7 +953,7 @@ def nav(books: list[Book], code_files: list[str]) -> list:
             entries += [{book.label(ref): book.page_path(ref)} for ref in chapter["refs"]]
             chapters.append({book.label(chapter["number"]): entries})
         reference = [{title: f"{book.prefix}{path}"} for title, path in REFERENCE_PAGES]
-        areas.append({book.title: [f"{book.prefix}index.md", *chapters, *reference]})
+        areas.append({book.short_title: [f"{book.prefix}index.md", *chapters, *reference]})
     code = [{"Code": [{file: code_path(file)} for file in code_files]}] if code_files else []
     return [{"Home": "index.md"}, *areas, *code]
 

@@ -242,3 +242,57 @@ def test_console_script_help(tmp_path):
     assert result.stdout.startswith("usage: rules40k")
     for verb in ("ingest", "show", "coverage", "verify", "site"):
         assert verb in result.stdout
+
+
+# --------------------------------------------------------------------------
+# score
+# --------------------------------------------------------------------------
+
+GAME = Path(__file__).resolve().parents[1] / "examples" / "game-take-the-high-ground.yaml"
+
+
+def test_score_prints_the_sheet_as_json(capsys):
+    code, out, err = run(capsys, "score", str(GAME), "--json")
+    assert code == 0, err
+    sheet = json.loads(out)
+    assert sheet["mission"] == "Take the High Ground" and sheet["battle_size"] == "Strike Force"
+    attacker = sheet["attacker"]
+    assert attacker["objective_totals"] == {"take-and-hold": 45, "the-high-ground": 15, "assassinate": 6,
+                                            "linebreaker": 15}
+    assert attacker["rounds"]["5"]["linebreaker"] == 3  # 4 awarded, 3 left under the cap of 15
+    assert attacker["total"] == 91 and sheet["defender"]["total"] == 51
+    assert sheet["result"] == "Attacker wins"
+
+
+def test_score_prints_a_table(capsys):
+    code, out, err = run(capsys, "score", str(GAME))
+    assert code == 0, err
+    assert "Attacker: 91 / 100 victory points" in out and "Result: Attacker wins" in out
+
+
+@pytest.mark.parametrize("text,words", [
+    ("mission: nowhere\nplayers: {attacker: {secondaries: [a, b, c]}, defender: {secondaries: [a, b, c]}}\n",
+     "'nowhere' is not a mission"),
+    ("mission: seize-ground\nplayers: {attacker: {secondaries: [linebreaker, engage-on-all-fronts, assassinate]}, "
+     "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\n", "from each category"),
+    ("mission: seize-ground\nplayers: {attacker: {secondaries: [linebreaker, assassinate, thin-their-ranks]}, "
+     "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\nevents:\n"
+     "  - {round: 2, player: attacker, when: end-of-battle-round, objective: linebreaker, facts: "
+     "{non_aircraft_units_wholly_within_opponent_deployment_zone: 2}}\n", "not end-of-battle-round"),
+    ("mission: seize-ground\nplayers: {attacker: {secondaries: [linebreaker, assassinate, thin-their-ranks]}, "
+     "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\nevents:\n"
+     "  - {round: 2, player: attacker, when: end-of-turn, objective: linebreaker, facts: {}}\n", "missing"),
+    ("mission: seize-ground\nplayers: {attacker: {secondaries: [linebreaker, assassinate, thin-their-ranks]}, "
+     "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\nevents:\n"
+     "  - {round: 7, player: attacker, when: end-of-turn, objective: linebreaker, facts: {}}\n", "5 battle rounds"),
+    ("mission: [unclosed\n", "not valid YAML"),
+    ("- just\n- a list\n", "a game is a mapping"),
+])
+def test_score_rejects_a_bad_game_with_one_sentence(capsys, tmp_path, text, words):
+    game = tmp_path / "game.yaml"
+    game.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "score", str(game))
+    assert code == 2
+    line = assert_one_line_error(err, "score")
+    assert words in line and str(game) in line, line
+    assert out == ""

@@ -173,7 +173,7 @@ def test_home_lists_every_ruleset_with_computed_counts(built):
     home = (built / "docs" / "index.md").read_text(encoding="utf-8")
     for name in spec.rulesets():
         summary = coverage.summary(coverage.ledger(name))
-        row = next(line for line in home.splitlines() if f"| `{name}` |" in line)
+        row = next(line for line in home.splitlines() if f" `{name}` |" in line)
         assert f"]({name}/index.md)" in row
         assert f"| {summary['encoded']} | {summary['inert']} | {summary['deferred']} | {summary['missing']} | " \
                f"{summary['total']} |" in row, row
