@@ -511,7 +511,7 @@ class Page:
 
     @staticmethod
     def _markers(block: str) -> str:
-        block = block.replace(MARK_START, '<ins class="restored" title="Restored: not legible in the document">')
+        block = block.replace(MARK_START, '<ins class="restored" title="Restored: lost or damaged when the document was extracted">')
         block = block.replace(MARK_END, "</ins>")
         return re.sub(f"{NOTE_START}(.*?){NOTE_END}", lambda m: f"[^{footnote_label(m.group(1))}]", block)
 

@@ -194,8 +194,8 @@ def test_cross_ruleset_citations_are_links(built):
     page = (built / "docs" / "missionpack" / "controlling-terrain-features.md").read_text(encoding="utf-8")
     assert "](../ninth/objective-markers.md)" in page
     html = html_of(built / "site", "missionpack/controlling-terrain-features")
-    assert 'href="../ninth/objective-markers/"' in html
-    assert "](../../ninth/overwatch.md)" in (built / "docs" / "missionpack" / "terrain" / "trait" /
+    assert 'href="../../ninth/objective-markers/"' in html
+    assert "](../../../ninth/overwatch.md)" in (built / "docs" / "missionpack" / "terrain" / "trait" /
                                               "defensible.md").read_text(encoding="utf-8")
 
 
