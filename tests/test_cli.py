@@ -285,6 +285,14 @@ def test_score_prints_a_table(capsys):
     ("mission: seize-ground\nplayers: {attacker: {secondaries: [linebreaker, assassinate, thin-their-ranks]}, "
      "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\nevents:\n"
      "  - {round: 7, player: attacker, when: end-of-turn, objective: linebreaker, facts: {}}\n", "5 battle rounds"),
+    ("mission: seize-ground\nplayers: {attacker: {secondaries: [linebreaker, assassinate, thin-their-ranks]}, "
+     "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\nevents:\n"
+     "  - {round: 2, player: attacker, when: end-of-command-phase, objective: take-and-hold, "
+     "facts: {controlled: true, opponent_controlled: 1}}\n", "must be a whole number"),
+    ("mission: forward-outpost\nplayers: {attacker: {secondaries: [forward-push, assassinate, thin-their-ranks]}, "
+     "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\nevents:\n"
+     "  - {round: 2, player: attacker, when: action-completed, objective: forward-push, "
+     "facts: {player_a: true, marker: Z}}\n", "cannot be scored with these facts"),
     ("mission: [unclosed\n", "not valid YAML"),
     ("- just\n- a list\n", "a game is a mapping"),
 ])

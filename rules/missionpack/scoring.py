@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -93,6 +94,25 @@ def _parameters(function: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(inspect.signature(function).parameters)
 
 
+_TYPE_WORDS = {bool: "true or false", int: "a whole number", str: "a name", Any: "a whole number or true/false"}
+
+
+def _fact_type(function: Callable[..., Any], fact: str) -> Any:
+    """What a score function's fact is declared to be (bool, int, str, or Any for a count or flag)."""
+    hint = typing.get_type_hints(function).get(fact, Any)
+    return hint if hint in _TYPE_WORDS else Any
+
+
+def _fits(value: Any, wanted: Any) -> bool:
+    if wanted is bool:
+        return isinstance(value, bool)
+    if wanted is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if wanted is str:
+        return isinstance(value, str)
+    return isinstance(value, (int, bool))
+
+
 OBJECTIVES: dict[str, Objective] = {}
 LEDGER_FACTS = ("battle_round", "end_of_battle")  # facts the ledger supplies from the moment itself
 
@@ -159,14 +179,14 @@ def victor(attacker_score: Any, defender_score: Any) -> Any:
 
 
 @rule(*entries_with("primary", "take-and-hold"))
-def take_and_hold(battle_round: Any, controlled: Any, opponent_controlled: Any) -> Any:
+def take_and_hold(battle_round: Any, controlled: int, opponent_controlled: int) -> Any:
     """Take and Hold at the end of the active player's Command phase: 5 per condition met, at most 15, not in round 1."""
     points = (If(controlled >= 1, 5, 0) + If(controlled >= 2, 5, 0) + If(controlled > opponent_controlled, 5, 0))
     return If(battle_round == 1, 0, Min(points, 15))
 
 
 @rule(*entries_with("primary", "domination"))
-def domination(battle_round: Any, controlled: Any, opponent_controlled: Any) -> Any:
+def domination(battle_round: Any, controlled: int, opponent_controlled: int) -> Any:
     """Domination at the end of the active player's Command phase: 5 per condition met, at most 15, not in round 1."""
     points = (If(controlled >= 2, 5, 0) + If(controlled >= 3, 5, 0) + If(controlled > opponent_controlled, 5, 0))
     return If(battle_round == 1, 0, Min(points, 15))
@@ -319,7 +339,14 @@ def replay(game: Game) -> dict[str, Score]:
             raise ScoringError(f"{where}: {item.title} needs the facts {sorted(item.facts())}"
                                + (f"; missing {sorted(missing)}" if missing else "")
                                + (f"; unknown {sorted(unknown)}" if unknown else ""))
-        award = item.award(event)
+        for fact, value in event.facts.items():
+            wanted = _fact_type(item.score, fact)
+            if not _fits(value, wanted):
+                raise ScoringError(f"{where}: fact {fact!r} must be {_TYPE_WORDS[wanted]}, not {value!r}")
+        try:
+            award = item.award(event)
+        except (TypeError, ValueError, KeyError, LookupError) as error:
+            raise ScoringError(f"{where}: {item.title} cannot be scored with these facts ({error})") from None
         cap = PRIMARY_CAP if item.kind == "primary" else SECONDARY_CAP
         counted = discounted_award(score.objective_total(item.name), award, cap)
         score.sheet.setdefault(item.name, {})
