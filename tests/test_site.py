@@ -409,3 +409,11 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
     overview = (build / "docs" / DOCUMENT / "results.md").read_text(encoding="utf-8")
     assert "## Failures" in overview and "boom \\| bang" in overview
     assert (site / DOCUMENT / "05.02" / "index.html").is_file()
+
+
+def test_one_ruleset_area_alone(tmp_path):
+    """`rules40k site --ruleset missionpack`: one area; citations of a ruleset left out stay plain text."""
+    docs = generate.build(tmp_path / "build", rulesets=["missionpack"], run_mkdocs=False)
+    assert (docs / "missionpack" / "index.md").is_file() and not (docs / "core").exists()
+    page = (docs / "missionpack" / "controlling-terrain-features.md").read_text(encoding="utf-8")
+    assert "(pg 96)" in page and "ninth/objective-markers" not in page
