@@ -1,5 +1,8 @@
 """Run the checks that verify the rule functions and collect their verdicts.
 
+A derived ruleset's claims are also compared with the Core Rules by computation (rules40k.compare):
+their verdicts (agrees, differs, not covered) are recorded with the checks, and none is a failure.
+
 The book's worked examples (data in spec/<doc>/annotations/examples), the z3
 checks of every decision table, the registered z3 proofs (properties/proofs.py)
 and the hypothesis properties marked with the sections they verify. Verdicts go to build/results.json;
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rules import logic, registry, spec
-from rules40k import annotations
+from rules40k import annotations, compare
 
 
 class ExampleError(ValueError):
@@ -202,7 +205,9 @@ def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: b
                   if wanted is None or wanted in [spec.qualify(name, r) for r in t.refs]]
     proof_list = [p for p in sorted(proofs.load_all()) if ruleset_of(proofs.PROOFS[p].refs) in names
                   and (wanted is None or wanted in proofs.PROOFS[p].refs)]
-    total = len(examples) + len(table_list) + len(proof_list)
+    concepts = [(name, entry) for name in names for entry in compare.concept_map(name)
+                if wanted is None or wanted in [spec.qualify(name, entry["claim"]), *entry.get("core", [])]]
+    total = len(examples) + len(table_list) + len(proof_list) + len(concepts)
     if properties:
         total += property_runner.count_properties(wanted, names)
 
@@ -214,6 +219,7 @@ def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: b
     checks = [tick(run_example(e, name)) for name, e in examples]
     checks += [tick(run_table(t, name)) for name, t in table_list]
     checks += [tick(record) for record in run_proofs(proof_list)]
+    checks += [tick(compare.compare(entry, name)) for name, entry in concepts]
     if properties:
         checks += property_runner.run_properties(tick, wanted, names)
     ids = [c["id"] for c in checks]
@@ -230,6 +236,9 @@ def merge_results(previous: dict, partial: dict, ref: str) -> dict:
     checks = sorted(kept + partial["checks"], key=lambda c: c["id"])
     rulesets = list(dict.fromkeys(list(previous.get("rulesets") or []) + list(partial["rulesets"])))
     return {"rulesets": rulesets, "checks": checks, "summary": summarize(checks)}
+
+
+OK_STATUSES = ("passed", "skipped", "finding", *compare.VERDICTS)  # a verdict that is not a failure
 
 
 def summarize(checks: list[dict]) -> dict[str, int]:

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -188,14 +189,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:
         shown = results["checks"]
     checks.write_results(results, output)
-    failed = [c for c in shown if c["status"] not in ("passed", "skipped", "finding")]
+    failed = [c for c in shown if c["status"] not in checks.OK_STATUSES]
     if args.json:
         print(json.dumps({**results, "checks": shown}, indent=2, ensure_ascii=False))
         return 1 if failed else 0
     for check in shown:
-        mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]"}.get(
-            check["status"], "[red]✗[/]")
-        if check["status"] != "passed" or args.verbose:
+        mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]", "agrees": "[green]=[/]",
+                "differs": "[cyan]≠[/]", "not-covered": "[dim]∅[/]"}.get(check["status"], "[red]✗[/]")
+        if check["status"] not in ("passed", "agrees") or args.verbose:
             console.print(f"{mark} {check['id']}  {', '.join(check['refs'])}  {check['name']}")
         if check["detail"] and check["status"] != "passed":
             console.print(f"    {check['detail']}", markup=False)
@@ -214,6 +215,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _review_derived_rulesets(names: list[str] | None, build: Path) -> None:
+    """Review every ruleset that has a concept map against the Core Rules, for the site's Errata reviews area."""
+    from rules import spec
+    from rules40k import compare
+    from rules40k.checks import write_results
+    from rules40k.review import rulesets as ruleset_reviews
+    from rules40k.review import sweep as sweeps
+
+    for derived in names or list(spec.rulesets()):
+        if not compare.concept_map(derived):
+            continue
+        report = ruleset_reviews.review_rulesets(derived, spec.DEFAULT_RULESET)
+        target = build / "reviews" / f"{derived}-{spec.DEFAULT_RULESET}.json"
+        write_results(report, target)
+        if report.get("outcomes"):
+            sweeps.plot_shift(report["outcomes"], target.with_suffix(".svg"))
+
+
 def cmd_site(args: argparse.Namespace) -> int:
     from rules40k import checks
     from rules40k_site import generate
@@ -222,6 +241,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     results = checks.run_all(name)
     build = Path(args.build)
     checks.write_results(results, build / "results.json")
+    _review_derived_rulesets([name] if name else None, build)
     site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs)
     _console().print(f"Site written to {site_dir}")
     return 0
@@ -396,6 +416,99 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_review(report: dict) -> None:
+    """The terminal summary of a review: counts first, then what changed, part by part."""
+    console = _console()
+    console.rule(f"[bold]review of {report['ruleset']}[/]: {report['old']} → {report['new']}")
+    if report["unchanged"]:
+        console.print("[green]Nothing changed[/]: same text, table cells, verdicts, findings"
+                      + (" and outcomes." if report.get("outcomes") else "."))
+    else:
+        console.print(", ".join(f"{k}: {v}" for k, v in report["counts"].items() if v))
+    text = report["text"]
+    for kind in ("added", "removed"):
+        for entry in text[kind]:
+            console.print(f"  {kind}: {entry['ref']} {entry['title']}", markup=False)
+    for entry in text["renumbered"]:
+        console.print(f"  renumbered: {entry['old']} → {entry['new']} {entry['title']}"
+                      + (" (and reworded)" if "diff" in entry else ""), markup=False)
+    for entry in text["changed"][:30]:
+        words = " ".join(f"[-{w}-]" if op == "-" else f"{{+{w}+}}" for op, w in entry["diff"] if op != "=")
+        console.print(f"  changed: {entry['ref']} {entry['title']}: {words[:300]}", markup=False)
+    for name, table in report["tables"]["changed"].items():
+        console.print(f"  table {name} ({', '.join(table['refs'])}): {len(table['cells'])} of {table['total']} cells "
+                      "changed", markup=False)
+        for cell in table["cells"][:12]:
+            console.print(f"    {cell['label']}: {cell['old']} → {cell['new']}", markup=False)
+        if len(table["cells"]) > 12:
+            console.print(f"    … and {len(table['cells']) - 12} more (--json lists every cell)")
+    for entry in report["checks"]["changed"]:
+        console.print(f"  verdict: {entry['id']}: {entry['old']} → {entry['new']}", markup=False)
+    for kind in ("appeared", "disappeared"):
+        for entry in report["findings"][kind]:
+            console.print(f"  finding {kind}: {entry['id']}", markup=False)
+    for entry in report["stale"]["text_changed_code_not"]:
+        console.print(f"  [yellow]stale code[/]: {entry['ref']} {entry['title']}: {entry['why']}")
+    for entry in report["stale"]["behaviour_changed_text_not"]:
+        console.print(f"  [red]behaviour changed with no new wording[/]: {entry['ref']} {entry['title']} "
+                      f"({'; '.join(entry['evidence'][:3])})")
+    outcomes = report.get("outcomes")
+    if outcomes:
+        c = outcomes["counts"]
+        console.print(f"  outcomes: {c.get('changed', 0)} of {c.get('total', 0)} matchups moved "
+                      f"({c.get('increased', 0)} up, {c.get('decreased', 0)} down)")
+        from fractions import Fraction
+
+        for entry in outcomes.get("changed", [])[:10]:
+            if entry.get("shift") is None:
+                console.print(f"    {entry['id']}: {entry['old']} → {entry['new']}", markup=False)
+                continue
+            console.print(f"    {entry['id']}: {float(Fraction(entry['old'])):.3f} → {float(Fraction(entry['new'])):.3f} "
+                          f"({float(Fraction(entry['shift'])):+.3f} models destroyed)", markup=False)
+    if report.get("timings"):
+        console.print("time: " + ", ".join(f"{k} {v:.1f}s" for k, v in report["timings"].items()), style="dim")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """What a change to the rules does to play: text, table cells, verdicts, findings, outcomes, stale code."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from rules40k import review
+    from rules40k.review import sweep as sweeps
+
+    ruleset = _ruleset_name(args)
+    if args.plot and Path(args.plot).suffix not in {".svg", ".png"}:
+        raise UsageError(f"{args.plot}: the plot must be an .svg or .png file")
+    if args.plot and not Path(args.plot).resolve().parent.is_dir():
+        raise UsageError(f"{args.plot}: its folder does not exist")
+    executor = sweeps.dask_executor(args.scheduler) if args.scheduler else None
+    with Progress(TextColumn("[bold]review[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True),
+                  disable=args.json or not sys.stderr.isatty()) as bar:
+        tasks: dict[str, Any] = {}
+
+        def progress(description: str, done: int, total: int) -> None:
+            if description not in tasks:
+                tasks[description] = bar.add_task(description, total=total)
+            bar.update(tasks[description], completed=done, total=total)
+
+        report = review.review(args.old, args.new, ruleset=ruleset, checks=not args.no_checks,
+                               sweep=not args.no_sweep, executor=executor, progress=progress)
+    if args.plot and report.get("outcomes"):
+        sweeps.plot_shift(report["outcomes"], Path(args.plot))
+    if args.save:
+        from rules40k.checks import write_results
+
+        write_results(report, Path(args.save))
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+    else:
+        if not args.timings:
+            report = {k: v for k, v in report.items() if k != "timings"}
+        _print_review(report)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from rules40k import bench
 
@@ -481,6 +594,22 @@ def parser() -> argparse.ArgumentParser:
     _ruleset_option(p, "the ruleset whose scoring to use (only missionpack has a ledger)")
     p.set_defaults(run=cmd_score)
 
+    p = verbs.add_parser("review", help="what a change to the rules does to play (two git revisions, or two rulesets)")
+    p.add_argument("old", help="a git revision (HEAD~3, a tag, a sha), a folder holding a copy of the project, "
+                               "or a ruleset (quickref)")
+    p.add_argument("new", nargs="?", default="worktree",
+                   help="the same kinds; default: the working tree (for two rulesets: name both, e.g. quickref core)")
+    _ruleset_option(p, "the ruleset whose revisions to compare (default: core)")
+    p.add_argument("--no-checks", action="store_true", help="skip the examples, table checks and proofs")
+    p.add_argument("--no-sweep", action="store_true", help="skip the calculator's sweep of matchups")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the sweep on a Dask distributed cluster "
+                   "(pip install -e '.[distributed]')")
+    p.add_argument("--plot", metavar="FILE.svg", help="draw how the sweep's outcomes moved (.svg or .png)")
+    p.add_argument("--save", metavar="FILE.json", help="also write the review as JSON (the site shows build/reviews/*.json)")
+    p.add_argument("--timings", action="store_true", help="say how long each part took")
+    p.add_argument("--json", action="store_true", help="print the whole review as JSON")
+    p.set_defaults(run=cmd_review)
+
     p = verbs.add_parser("site", help="run the checks and build the annotated rulebook site")
     _ruleset_option(p, "build one ruleset's area only (default: every ruleset)")
     p.add_argument("--build", default=str(BUILD_ROOT), help="build folder (docs/, site/, results.json)")
@@ -496,11 +625,14 @@ def main(argv: list[str] | None = None) -> int:
     from rules.registry import RegistryError
     from rules.spec import RulesetError
     from rules40k.checks import ExampleError
+    from rules40k.review import ReviewError
+    from rules40k.review.sweep import SweepError
 
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError, RulesetError, ExampleError) as error:
+    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError, RulesetError, ExampleError, ReviewError,
+            SweepError) as error:
         print(f"rules40k {args.verb}: {error}", file=sys.stderr)
         return 2
 

@@ -32,6 +32,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -905,13 +906,121 @@ REFERENCE_PAGES = [("Coverage ledger", "ledger.md"), ("Check results", "results.
                    ("Source report", "source.md")]
 
 
+def load_reviews(build: Path) -> list[tuple[str, dict]]:
+    """The saved reviews (build/reviews/*.json, written by `rules40k review --save` and `rules40k site`)."""
+    out = []
+    for path in sorted((build / "reviews").glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise SiteError(f"{path} is not valid JSON ({error.msg} at line {error.lineno}).") from None
+        if not isinstance(data, dict) or not isinstance(data.get("counts"), dict):
+            raise SiteError(f"{path} is not a review (it has no counts); write it with `rules40k review --save`.")
+        out.append((path.stem, data))
+    return out
+
+
+def word_diff_html(ops: list[list[str]], context: int = 6) -> str:
+    """A word diff as HTML: deletions struck through, insertions underlined, long unchanged runs shortened."""
+    parts = []
+    for op, words in ops:
+        text = html.escape(words)
+        if op == "=":
+            split = words.split()
+            if len(split) > 2 * context:
+                text = html.escape(" ".join(split[:context])) + " … " + html.escape(" ".join(split[-context:]))
+            parts.append(text)
+        else:
+            parts.append(f'<{"del" if op == "-" else "ins"}>{text}</{"del" if op == "-" else "ins"}>')
+    return " ".join(parts).replace("|", "&#124;")
+
+
+def _fraction_text(value: Any) -> str:
+    try:
+        return f"{float(Fraction(str(value))):.3f}"
+    except (ValueError, ZeroDivisionError):
+        return escape(str(value))
+
+
+def review_page(books: list[Book], env: jinja2.Environment, slug: str, data: dict,
+                plot: str | None) -> tuple[str, str]:
+    """One saved review, rendered: counts, then each part; nothing is decided here."""
+    path = f"reviews/{slug}.md"
+    library = books[0].library
+    home = library.get(spec.DEFAULT_RULESET) or books[0]
+    page = Page(home, path, f"review {slug}")
+    ruleset = data.get("ruleset", "")
+
+    def link(ref: str) -> str:
+        qualified = ref if ":" in ref or data.get("kind") == "rulesets" else spec.qualify(ruleset, ref)
+        return page.link(qualified) if home.page_path(qualified) or ":" not in qualified else escape(ref)
+
+    text_entries = []
+    for kind in ("added", "removed", "changed"):
+        for entry in data["text"].get(kind, []):
+            text_entries.append({"kind": kind, "link": link(entry["ref"]),
+                                 "diff": word_diff_html(entry["diff"]) if entry.get("diff") else ""})
+    for entry in data["text"].get("renumbered", []):
+        text_entries.append({"kind": f"renumbered from {escape(entry['old'])}", "link": link(entry["new"]),
+                             "diff": word_diff_html(entry["diff"]) if entry.get("diff") else ""})
+    concept = data.get("concept_text") or {}
+    derived = ruleset.split(" ")[0] if data.get("kind") == "rulesets" else ""
+    pairs = [{"link": link(f"{derived}:{p['claim']}"), "core": [link(r) for r in p["core"]],
+              "similarity": p["similarity"], "diff": word_diff_html(p["diff"]) if p.get("diff") else ""}
+             for p in concept.get("pairs", []) if p.get("diff")]
+    tables = []
+    for name, table in data["tables"].get("changed", {}).items():
+        shown = table["cells"][:60]
+        tables.append({"name": name, "refs": [link(r) for r in table.get("refs", [])], "total": table.get("total", "?"),
+                       "changed": len(table["cells"]), "more": len(table["cells"]) - len(shown),
+                       "cells": [{"label": c["label"], "old": c["old"], "new": c["new"]} for c in shown]})
+    outcomes = None
+    if data.get("outcomes"):
+        moved = [m for m in data["outcomes"].get("changed", []) if m.get("shift") is not None][:25]
+        counts = data["outcomes"].get("counts", {})
+        outcomes = {"summary": escape(f"{counts.get('changed', 0)} of {counts.get('total', 0)} matchups moved: "
+                                      f"{counts.get('increased', 0)} up, {counts.get('decreased', 0)} down."),
+                    "plot": posixpath.relpath(plot, "reviews") if plot else None,
+                    "moved": [{"id": m["id"], "old": _fraction_text(m["old"]), "new": _fraction_text(m["new"]),
+                               "shift": _fraction_text(m["shift"])} for m in moved]}
+    kind_rulesets = data.get("kind") == "rulesets"
+    context = {
+        "title": f"Review: {data.get('old', '?')} → {data.get('new', '?')}"
+                 + (f" ({ruleset})" if ruleset and not kind_rulesets else ""),
+        "summary": escape("Nothing changed." if data.get("unchanged") else
+                          ", ".join(f"{k}: {v}" for k, v in data["counts"].items() if v) + "."),
+        "counts": [(escape(k), v) for k, v in data["counts"].items()],
+        "derived": derived,
+        "verdicts": [{"link": link(v["refs"][0]), "status": v["status"], "core": [link(r) for r in v["refs"][1:]],
+                      "detail": escape(v["detail"])} for v in data.get("verdicts", [])],
+        "text_entries": text_entries, "pairs": pairs, "tables": tables,
+        "old_label": "claim" if kind_rulesets else "before", "new_label": "Core Rules" if kind_rulesets else "after",
+        "checks": [{"id": c["id"], "old": c["old"], "new": c["new"], "name": escape(c.get("name", ""))}
+                   for c in data["checks"].get("changed", [])],
+        "findings": [{"id": f["id"], "how": kind} for kind in ("appeared", "disappeared")
+                     for f in data["findings"].get(kind, [])],
+        "stale": [{"link": link(e["ref"]), "why": escape(e["why"])} for e in data["stale"]["text_changed_code_not"]],
+        "silent": [{"link": link(e["ref"]), "evidence": e["evidence"]} for e in data["stale"]["behaviour_changed_text_not"]],
+        "outcomes": outcomes,
+    }
+    return path, env.get_template("review.md.j2").render(context)
+
+
+def reviews_index(reviews: list[tuple[str, dict]], env: jinja2.Environment) -> tuple[str, str]:
+    rows = [{"title": f"{d.get('old', '?')} → {d.get('new', '?')}", "href": f"{slug}.md",
+             "summary": escape("nothing changed" if d.get("unchanged") else
+                               ", ".join(f"{k}: {v}" for k, v in d["counts"].items() if v))} for slug, d in reviews]
+    return "reviews/index.md", env.get_template("reviews.md.j2").render({"reviews": rows})
+
+
 def modules(books: list[Book]) -> list[str]:
     """The rule modules that get a code page: every repository file holding a rule function."""
     return sorted({f.file for book in books for fs in book.functions.values() for f in fs if code_path(f.file)})
 
 
-def render(books: list[Book]) -> dict[str, str]:
-    """Every page of every ruleset's area, the code pages and the home page, by path under docs/, in memory."""
+def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
+           plots: dict[str, str] | None = None) -> dict[str, str]:
+    """Every page of every ruleset's area, the reviews, the code pages and the home page, by path under docs/."""
     env = environment()
     code_files = modules(books)
     pages: dict[str, str] = {}
@@ -937,13 +1046,19 @@ def render(books: list[Book]) -> dict[str, str]:
         pages[path] = text
     path, text = home_page(books, env)
     pages[path] = text
+    for slug, data in reviews or []:
+        plot = (plots or {}).get(slug)
+        path, text = review_page(books, env, slug, data, plot)
+        pages[path] = text
+    path, text = reviews_index(reviews or [], env)
+    pages[path] = text
     pages = {path: text.rstrip("\n") + "\n" for path, text in pages.items()}
     pages["index.json"] = json.dumps(index_data(books, code_files), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     pages[STYLESHEET] = (TEMPLATES / "rules40k.css").read_text(encoding="utf-8")
     return pages
 
 
-def nav(books: list[Book], code_files: list[str]) -> list:
+def nav(books: list[Book], code_files: list[str], reviews: list[tuple[str, dict]] | None = None) -> list:
     """The MkDocs nav: each ruleset's area (its home, chapters with their sections, reference pages), then the code."""
     areas = []
     for book in books:
@@ -955,7 +1070,9 @@ def nav(books: list[Book], code_files: list[str]) -> list:
         reference = [{title: f"{book.prefix}{path}"} for title, path in REFERENCE_PAGES]
         areas.append({book.short_title: [f"{book.prefix}index.md", *chapters, *reference]})
     code = [{"Code": [{file: code_path(file)} for file in code_files]}] if code_files else []
-    return [{"Home": "index.md"}, *areas, *code]
+    errata = [{"Errata reviews": ["reviews/index.md", *({f"{d.get('old', '?')} → {d.get('new', '?')}": f"reviews/{slug}.md"}
+                                                        for slug, d in reviews or [])]}]
+    return [{"Home": "index.md"}, *areas, *errata, *code]
 
 
 def index_data(books: list[Book], code_files: list[str]) -> dict:
@@ -1048,9 +1165,17 @@ def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = Tru
     books = [load(name, build, results, library) for name in names]
     for book in books:
         check_references(book)
-    pages = render(books)
+    reviews = load_reviews(build)
+    plots = {}
+    for slug, _ in reviews:
+        image = build / "reviews" / f"{slug}.svg"
+        if image.is_file():
+            plots[slug] = f"reviews/{slug}.svg"
+    pages = render(books, reviews, plots)
+    for slug, target in plots.items():
+        pages[target] = (build / "reviews" / f"{slug}.svg").read_text(encoding="utf-8")
     docs = write_docs(build, pages)
-    config = write_config(build, nav(books, modules(books)))
+    config = write_config(build, nav(books, modules(books), reviews))
     if not run_mkdocs:
         return docs
     return mkdocs_build(config)

@@ -1,0 +1,107 @@
+"""Errata review: what a change to the rules does to play, not just which words moved.
+
+``review(old, new)`` compares two versions of a ruleset (git revisions of this project, the working
+tree) part by part: the text of each section (matched by content, so a renumbering is not a delete
+and an add), every cell of every decision table, the verdict of every example, table check and proof,
+the findings, the calculator's outcomes over a standard sweep of matchups, and the sections whose code
+and wording went different ways. Two rulesets that encode the same concepts (the quick reference and
+the Core Rules) are compared through their concept map instead (rules40k.review.rulesets).
+
+Each version is snapshotted in its own subprocess (rules40k/review/snapshot.py), so two revisions
+never share an interpreter; a git revision's snapshot is cached under build/review-trees/.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import Executor, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable
+
+from rules40k.review import diff
+from rules40k.review.versions import ReviewError, Version, materialise, resolve
+
+SNAPSHOT_SCRIPT = Path(__file__).resolve().parent / "snapshot.py"
+
+__all__ = ["ReviewError", "review", "snapshot", "resolve"]
+
+
+def snapshot(version: Version, ruleset: str, checks: bool = True) -> dict:
+    """One version's snapshot, taken in a subprocess against its tree (cached for a git revision)."""
+    assert version.root is not None
+    cached = version.root.parent / f"{version.name}.{ruleset}{'.checks' if checks else ''}.json"
+    if version.kind == "git" and cached.is_file():
+        return json.loads(cached.read_text(encoding="utf-8"))
+    out = Path(version.root.parent if version.kind == "git" else version.root / "build") / \
+        f".snapshot-{version.name}-{ruleset}-{time.monotonic_ns()}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, str(SNAPSHOT_SCRIPT), str(version.root), ruleset, str(out)]
+    if checks:
+        command.append("--checks")
+    result = subprocess.run(command, capture_output=True, text=True, cwd=version.root)
+    try:
+        if result.returncode != 0:
+            last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+            raise ReviewError(f"the snapshot of {version.label} failed: {last[:300]}")
+        data = json.loads(out.read_text(encoding="utf-8"))
+    finally:
+        out.unlink(missing_ok=True)
+    if version.kind == "git":
+        tmp = cached.with_name(f".{cached.name}.tmp")
+        tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+        tmp.replace(cached)
+    return data
+
+
+def outcomes(old: Version, new: Version, *, executor: Executor | None = None,
+             progress: Callable[[str, int, int], None] | None = None, overrides: dict | None = None,
+             grid: list[dict] | None = None) -> dict:
+    """The calculator over the standard grid of matchups, under both versions, and what moved (as JSON-ready
+    "p/q" strings)."""
+    from rules40k.review import sweep
+
+    grid = grid if grid is not None else sweep.standard_grid()
+    results = {}
+    for side, version, patch in (("old", old, None), ("new", new, overrides)):
+        tick = (lambda done, total, side=side: progress(f"sweep {side}", done, total)) if progress else None
+        results[side] = sweep.run_sweep(grid, root=str(version.root), overrides=patch, executor=executor,
+                                        progress=tick)
+    return sweep.comparison_json(sweep.compare_sweeps(results["old"], results["new"], grid))
+
+
+def review(old_text: str, new_text: str = "worktree", *, ruleset: str = "core", checks: bool = True,
+           sweep: bool = True, executor: Executor | None = None,
+           progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """Everything that differs between two versions, with the time each part took."""
+    old, new = resolve(old_text), resolve(new_text)
+    if (old.kind == "ruleset") != (new.kind == "ruleset"):
+        raise ReviewError("compare two revisions of the project, or two rulesets, not one of each")
+    if old.kind == "ruleset":
+        from rules40k.review import rulesets
+
+        return rulesets.review_rulesets(old.name, new.name, sweep=sweep, executor=executor, progress=progress)
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    old, new = materialise(old), materialise(new)
+    timings["export"] = time.perf_counter() - start
+    start = time.perf_counter()
+    same = old.root == new.root
+    with ThreadPoolExecutor(max_workers=1 if same else 2) as pool:  # each snapshot is its own process
+        first = pool.submit(snapshot, old, ruleset, checks)
+        second = first if same else pool.submit(snapshot, new, ruleset, checks)
+        before, after = first.result(), second.result()
+    timings["snapshots"] = time.perf_counter() - start
+    report = diff.review_snapshots(before, after)
+    report.update({"ruleset": ruleset, "old": old.label, "new": new.label, "kind": "revisions",
+                   "snapshot_timings": {"old": before.get("timings", {}), "new": after.get("timings", {})}})
+    if sweep:
+        start = time.perf_counter()
+        report["outcomes"] = outcomes(old, new, executor=executor, progress=progress)
+        timings["outcomes"] = time.perf_counter() - start
+    report["counts"] = diff.counts(report)
+    report["unchanged"] = not any(report["counts"].values())
+    report["timings"] = {k: round(v, 2) for k, v in timings.items()}
+    return report

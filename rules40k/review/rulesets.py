@@ -1,0 +1,107 @@
+"""A review across two rulesets that encode the same concepts, through the derived one's concept map.
+
+``review_rulesets("quickref", "core")``: each claim of the quick reference against the Core Rules
+sections the map pairs it with. Text: how close each claim's wording is to its sections', with a word
+diff where they are close enough to compare; claims the map leaves uncovered, and Core Rules sections
+no claim reaches. Tables: every input cell where the claim's function and the Core Rules' answer
+differ (rules40k.compare, exhaustive over each comparison's domain). Checks: each claim's verdict.
+Outcomes: the calculator's sweep under the Core Rules, and again with the derived ruleset's attack
+rules put in place of the Core Rules' ones (``spec/<ruleset>/annotations/sweep.yaml``).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Executor
+from typing import Any, Callable
+
+from rules import spec
+from rules40k import REPO_ROOT, SPEC_ROOT, compare
+from rules40k.annotations import AnnotationError, _load
+from rules40k.review import diff
+from rules40k.review.versions import ReviewError, Version
+
+
+def sweep_overrides(ruleset: str) -> dict[str, str]:
+    """Which Core Rules functions the derived ruleset's own rules replace in the calculator's sweep."""
+    path = SPEC_ROOT / ruleset / "annotations" / "sweep.yaml"
+    if not path.exists():
+        return {}
+    data = _load(path, dict)
+    overrides = data.get("overrides") or {}
+    if not isinstance(overrides, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                  for k, v in overrides.items()):
+        raise AnnotationError(f"{path}: 'overrides' must map a Core Rules function to the one that replaces it")
+    return dict(overrides)
+
+
+def _text(derived: str, base: str, entries: list[dict]) -> dict[str, Any]:
+    claims, sections = spec.sections(derived), spec.sections(base)
+    pairs, uncovered = [], []
+    for entry in entries:
+        claim = claims[entry["claim"]]
+        if not entry.get("core"):
+            uncovered.append({"ref": entry["claim"], "title": claim["title"],
+                              "why": " ".join(str(entry.get("not_covered", "")).split())})
+            continue
+        theirs = "\n".join(sections[r]["text"] for r in entry["core"])
+        score = diff.similarity(claim["text"], theirs)
+        pair = {"claim": entry["claim"], "title": claim["title"], "core": entry["core"], "similarity": round(score, 2)}
+        if score:
+            pair["diff"] = diff.word_diff(theirs, claim["text"])
+        pairs.append(pair)
+    reached = {r for e in entries for r in e.get("core", [])}
+    return {"pairs": pairs, "uncovered": uncovered,
+            "unreached": [{"ref": r, "title": s["title"]} for r, s in sections.items() if r not in reached]}
+
+
+def review_rulesets(derived: str, base: str, *, sweep: bool = True, executor: Executor | None = None,
+                    progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """The review of ``derived`` (e.g. quickref) against ``base`` (core) through the derived one's concept map."""
+    if derived == base:
+        entries: list[dict] = []
+    else:
+        entries = compare.concept_map(derived) or compare.concept_map(base)
+        if not entries:
+            raise ReviewError(f"neither {derived} nor {base} has a concept map (spec/<ruleset>/annotations/concepts.yaml), "
+                              "so they cannot be compared")
+        if base != spec.DEFAULT_RULESET and derived != spec.DEFAULT_RULESET:
+            raise ReviewError("a concept map pairs a ruleset with the Core Rules: name core as one side")
+        if derived == spec.DEFAULT_RULESET:
+            derived, base = base, derived  # the map belongs to the other side
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    verdicts = [compare.compare(entry, derived) for entry in entries]
+    timings["comparisons"] = time.perf_counter() - start
+    cells = {}
+    for record in verdicts:
+        if record["status"] == "differs":
+            cells[record["refs"][0]] = {"refs": record["refs"], "total": record["cells"], "cells": [
+                {"inputs": d["inputs"], "label": diff.cell_label(d["inputs"]), "old": d[derived], "new": d["core"]}
+                for d in record["differences"]]}
+    report: dict[str, Any] = {
+        "ruleset": f"{derived} → {base}", "old": f"ruleset {derived}", "new": f"ruleset {base}", "kind": "rulesets",
+        "text": {"added": [], "removed": [], "changed": [], "renumbered": []},
+        "concept_text": _text(derived, base, entries) if entries else {"pairs": [], "uncovered": [], "unreached": []},
+        "tables": {"changed": cells, "added": [], "removed": []},
+        "checks": {"changed": [], "added": [], "removed": []},
+        "verdicts": [{"id": r["id"], "refs": r["refs"], "status": r["status"], "detail": r["detail"]} for r in verdicts],
+        "findings": {"appeared": [], "disappeared": []},
+        "stale": {"text_changed_code_not": [], "behaviour_changed_text_not": []},
+    }
+    if sweep and entries:
+        from rules40k.review import outcomes
+
+        start = time.perf_counter()
+        here = Version("the working tree", "worktree", "worktree", REPO_ROOT)
+        report["outcomes"] = outcomes(here, here, executor=executor, progress=progress,
+                                      overrides=sweep_overrides(derived) or None)
+        report["outcomes"]["overrides"] = sweep_overrides(derived)
+        timings["outcomes"] = time.perf_counter() - start
+    report["counts"] = diff.counts(report)
+    tally = {v: sum(1 for r in verdicts if r["status"] == v) for v in compare.VERDICTS}
+    names = {"agrees": "claims that agree", "differs": "claims that differ", "not-covered": "claims not covered"}
+    report["counts"].update({names[k]: n for k, n in tally.items()})
+    report["unchanged"] = not any(v for k, v in report["counts"].items() if k not in ("claims that agree",))
+    report["timings"] = {k: round(v, 2) for k, v in timings.items()}
+    return report
