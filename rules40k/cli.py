@@ -493,7 +493,8 @@ def cmd_review(args: argparse.Namespace) -> int:
             bar.update(tasks[description], completed=done, total=total)
 
         report = review.review(args.old, args.new, ruleset=ruleset, checks=not args.no_checks,
-                               sweep=not args.no_sweep, executor=executor, progress=progress)
+                               properties=args.properties, sweep=not args.no_sweep, executor=executor,
+                               progress=progress)
     if args.plot and report.get("outcomes"):
         sweeps.plot_shift(report["outcomes"], Path(args.plot))
     if args.save:
@@ -601,6 +602,7 @@ def parser() -> argparse.ArgumentParser:
                    help="the same kinds; default: the working tree (for two rulesets: name both, e.g. quickref core)")
     _ruleset_option(p, "the ruleset whose revisions to compare (default: core)")
     p.add_argument("--no-checks", action="store_true", help="skip the examples, table checks and proofs")
+    p.add_argument("--properties", action="store_true", help="also run the hypothesis properties of both versions")
     p.add_argument("--no-sweep", action="store_true", help="skip the calculator's sweep of matchups")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the sweep on a Dask distributed cluster "
                    "(pip install -e '.[distributed]')")

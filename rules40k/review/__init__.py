@@ -29,10 +29,12 @@ SNAPSHOT_SCRIPT = Path(__file__).resolve().parent / "snapshot.py"
 __all__ = ["ReviewError", "review", "snapshot", "resolve"]
 
 
-def snapshot(version: Version, ruleset: str, checks: bool = True) -> dict:
+def snapshot(version: Version, ruleset: str, checks: bool = True, properties: bool = False) -> dict:
     """One version's snapshot, taken in a subprocess against its tree (cached for a git revision)."""
     assert version.root is not None
-    cached = version.root.parent / f"{version.name}.{ruleset}{'.checks' if checks else ''}.json"
+    suffix = ".checks" if checks else ""
+    suffix += ".properties" if checks and properties else ""
+    cached = version.root.parent / f"{version.name}.{ruleset}{suffix}.json"
     if version.kind == "git" and cached.is_file():
         return json.loads(cached.read_text(encoding="utf-8"))
     out = Path(version.root.parent if version.kind == "git" else version.root / "build") / \
@@ -41,6 +43,8 @@ def snapshot(version: Version, ruleset: str, checks: bool = True) -> dict:
     command = [sys.executable, str(SNAPSHOT_SCRIPT), str(version.root), ruleset, str(out)]
     if checks:
         command.append("--checks")
+        if properties:
+            command.append("--properties")
     result = subprocess.run(command, capture_output=True, text=True, cwd=version.root)
     try:
         if result.returncode != 0:
@@ -73,7 +77,7 @@ def outcomes(old: Version, new: Version, *, executor: Executor | None = None,
 
 
 def review(old_text: str, new_text: str = "worktree", *, ruleset: str = "core", checks: bool = True,
-           sweep: bool = True, executor: Executor | None = None,
+           properties: bool = False, sweep: bool = True, executor: Executor | None = None,
            progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
     """Everything that differs between two versions, with the time each part took."""
     old, new = resolve(old_text), resolve(new_text)
@@ -90,8 +94,8 @@ def review(old_text: str, new_text: str = "worktree", *, ruleset: str = "core", 
     start = time.perf_counter()
     same = old.root == new.root
     with ThreadPoolExecutor(max_workers=1 if same else 2) as pool:  # each snapshot is its own process
-        first = pool.submit(snapshot, old, ruleset, checks)
-        second = first if same else pool.submit(snapshot, new, ruleset, checks)
+        first = pool.submit(snapshot, old, ruleset, checks, properties)
+        second = first if same else pool.submit(snapshot, new, ruleset, checks, properties)
         before, after = first.result(), second.result()
     timings["snapshots"] = time.perf_counter() - start
     report = diff.review_snapshots(before, after)

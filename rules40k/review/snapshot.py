@@ -1,6 +1,6 @@
 """What one version of a ruleset says and does, as plain data: run against any tree of this project.
 
-``python snapshot.py ROOT RULESET OUT.json [--checks]`` imports ``rules`` and ``rules40k`` from ROOT (a
+``python snapshot.py ROOT RULESET OUT.json [--checks [--properties]]`` imports ``rules`` and ``rules40k`` from ROOT (a
 git revision exported to a folder, or the working tree) and writes the ruleset's section texts, a hash of
 each rule function's source per section, every cell of every decision table, and (with ``--checks``) the
 verdict of every example, table check and proof. It is run in a subprocess so that two versions never
@@ -89,12 +89,13 @@ def tables(ruleset: str) -> dict[str, dict]:
                      "cells": table_cells(t)} for t in found}
 
 
-def verdicts(ruleset: str) -> dict[str, dict]:
-    """Every example, table check, proof (and comparison) of the ruleset: status, references and name."""
+def verdicts(ruleset: str, properties: bool = False) -> dict[str, dict]:
+    """Every example, table check, proof (and comparison; with ``properties``, every hypothesis property) of the
+    ruleset: status, references and name."""
     from rules40k import checks
 
     try:
-        results = checks.run_all(ruleset, properties=False)
+        results = checks.run_all(ruleset, properties=properties)
     except ModuleNotFoundError:
         return {}
     return {c["id"]: {"status": c["status"], "refs": c.get("refs", []), "kind": c.get("kind", ""),
@@ -113,12 +114,12 @@ def findings(ruleset: str) -> dict[str, dict]:
                       "summary": " ".join(str(f.get("summary", "")).split())} for f in found}
 
 
-def take(ruleset: str, with_checks: bool) -> dict:
+def take(ruleset: str, with_checks: bool, with_properties: bool = False) -> dict:
     timings: dict[str, float] = {}
     snapshot: dict[str, Any] = {"ruleset": ruleset}
     parts = [("sections", sections), ("functions", functions), ("tables", tables), ("findings", findings)]
     if with_checks:
-        parts.append(("checks", verdicts))
+        parts.append(("checks", lambda name: verdicts(name, with_properties)))
     for name, make in parts:
         start = time.perf_counter()
         snapshot[name] = make(ruleset)
@@ -133,7 +134,7 @@ def main(argv: list[str]) -> int:
     sys.path[:] = [str(root)] + [p for p in sys.path if p not in (here, "")]
     for name in [m for m in sys.modules if m.split(".")[0] in ("rules", "rules40k", "properties")]:
         del sys.modules[name]
-    snapshot = take(ruleset, "--checks" in argv[3:])
+    snapshot = take(ruleset, "--checks" in argv[3:], "--properties" in argv[3:])
     tmp = out.with_name(f".{out.name}.tmp")
     tmp.write_text(json.dumps(snapshot, sort_keys=True), encoding="utf-8")
     tmp.replace(out)
