@@ -25,7 +25,7 @@ from rules import spec as spec_access
 from rules40k.ingest import IngestError, Line, _load_annotation, join_lines, split_notes
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
-_PAGE_CITATION = re.compile(r"\b(?:pg|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
+_PAGE_CITATION = re.compile(r"\b(?:pg\.?|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _GARBLED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]{2,}|[A-Z]{3,}[a-z]{3,})\b")
 _SENTENCE_END = re.compile(r"[.!?:;)\"'’”*]$")
 

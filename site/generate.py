@@ -97,8 +97,16 @@ class Book:
         return spec.qualify(self.document, ref)
 
     def foreign(self, ref: str) -> tuple["Book", str] | None:
-        """The book and local reference of a reference to another ruleset; None for a local one."""
+        """The book and local reference of a reference to another ruleset; None for a local one.
+
+        An unqualified Core Rules reference ("23.04") that this ruleset does not define is the Core Rules'
+        (references in check records are written that way)."""
         if ":" not in str(ref):
+            core = spec.DEFAULT_RULESET
+            if self.document != core and str(ref) not in self.sections and (
+                    spec.SECTION_REF.match(str(ref)) or spec.APPENDIX_REF.match(str(ref))):
+                other = self.library.get(core)
+                return (other, str(ref)) if other is not None else (None, str(ref))  # type: ignore[return-value]
             return None
         name, local = spec.split_ref(ref)
         if name == self.document:
@@ -281,10 +289,6 @@ def check_references(book: Book) -> None:
     for check in book.checks():
         for ref in check.get("refs") or []:
             need(ref, f"Check {check.get('id')!r} in {book.results_file} names")
-    for ref, section in book.sections.items():
-        for other in book.library.values():
-            if other is not book and other.page_path(ref) == book.page_path(ref):
-                raise SiteError(f"Section {ref} of {book.document} and of {other.document} would share a page.")
 
 
 # ---------------------------------------------------------------------------
@@ -365,7 +369,7 @@ def citations(text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-_PAGE_CITATION = re.compile(r"\b(?:pg|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
+_PAGE_CITATION = re.compile(r"\b(?:pg\.?|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 
 
 def page_citations(text: str, pages: dict[str, list[str]]) -> list[tuple[int, int, str]]:

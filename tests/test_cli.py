@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rules import spec as spec_access
+from rules40k import checks
 from rules40k.cli import main
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -182,9 +183,11 @@ def test_verify_writes_results(capsys, tmp_path):
     assert results["rulesets"] == list(spec_access.rulesets())
     assert results["checks"]
     assert {c["ruleset"] for c in results["checks"]} == set(spec_access.rulesets())
-    failed = [c["id"] for c in results["checks"] if c["status"] not in ("passed", "finding")]
+    failed = [c["id"] for c in results["checks"] if c["status"] not in checks.OK_STATUSES]
     assert failed == []
-    assert set(results["summary"]) <= {"passed", "finding"}
+    assert set(results["summary"]) <= set(checks.OK_STATUSES) - {"skipped"}
+    comparisons = [c for c in results["checks"] if c["kind"] == "comparison"]
+    assert comparisons and {c["status"] for c in comparisons} <= {"agrees", "differs", "not-covered"}
     assert {c["kind"] for c in results["checks"]} >= {"example", "table", "proof"}
     assert str(output) in out
 

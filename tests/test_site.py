@@ -331,8 +331,8 @@ def test_dangling_check_reference_in_results_fails(tmp_path):
 
 def test_mkdocs_warnings_fail_the_build(tmp_path, monkeypatch):
     """A page MkDocs --strict rejects (here a broken link) becomes a SiteError quoting the warning."""
-    monkeypatch.setattr(generate, "render", lambda book: {"index.md": "# Home\n\n[gone](gone.md)\n"})
-    monkeypatch.setattr(generate, "nav", lambda book, code_files: [{"Home": "index.md"}])
+    monkeypatch.setattr(generate, "render", lambda books, reviews, plots: {"index.md": "# Home\n\n[gone](gone.md)\n"})
+    monkeypatch.setattr(generate, "nav", lambda books, code_files, reviews: [{"Home": "index.md"}])
     with pytest.raises(generate.SiteError, match=r"mkdocs build --strict failed.*gone\.md"):
         generate.build(tmp_path / "build", rulesets=[DOCUMENT])
 
