@@ -135,3 +135,15 @@ def test_review_cli_json_and_errors(capsys):
         code = main(argv)
         out, err = capsys.readouterr()
         assert code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_a_revision_before_the_ruleset_existed_shows_it_all_added():
+    """An old revision lacking a ruleset's package reads as empty (not as the working tree's modules)."""
+    from rules import spec
+
+    try:
+        report = review.review("b78b3b3", "worktree", ruleset="quickref", checks=False, sweep=False)
+    except review.ReviewError as error:
+        pytest.skip(f"the revision is not in this clone's history ({error})")
+    assert {e["ref"] for e in report["text"]["added"]} == set(spec.sections("quickref"))
+    assert report["text"]["removed"] == report["text"]["changed"] == []

@@ -132,6 +132,9 @@ def main(argv: list[str]) -> int:
     root, ruleset, out = Path(argv[0]).resolve(), argv[1], Path(argv[2])
     here = str(Path(__file__).resolve().parent)
     sys.path[:] = [str(root)] + [p for p in sys.path if p not in (here, "")]
+    # An editable install of the working tree adds a finder that would supply modules the old tree lacks.
+    sys.meta_path[:] = [f for f in sys.meta_path
+                        if not (f if isinstance(f, type) else type(f)).__module__.startswith("__editable__")]
     for name in [m for m in sys.modules if m.split(".")[0] in ("rules", "rules40k", "properties")]:
         del sys.modules[name]
     snapshot = take(ruleset, "--checks" in argv[3:], "--properties" in argv[3:])
