@@ -62,6 +62,11 @@ def split_ref(qualified: str) -> tuple[str, str]:
     return (name, ref) if colon else (DEFAULT_RULESET, name)
 
 
+def ruleset_of(refs) -> str:
+    """The ruleset a shared check belongs to: that of the first (qualified) reference it rests on."""
+    return split_ref(refs[0])[0] if refs else DEFAULT_RULESET
+
+
 def qualify(ruleset_name: str, ref: str) -> str:
     """The shared form of a ruleset's local reference (Core Rules references stay as printed)."""
     if ":" in ref:

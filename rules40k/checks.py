@@ -11,6 +11,7 @@ the site renders that file and never decides a verdict itself.
 
 from __future__ import annotations
 
+import collections
 import collections.abc
 import dataclasses
 import enum
@@ -169,7 +170,7 @@ def run_proofs(names: list[str] | None = None) -> list[dict]:
         out.append({
             "id": f"proof:{result.id}",
             "kind": "proof",
-            "ruleset": ruleset_of(result.refs),
+            "ruleset": spec.ruleset_of(result.refs),
             "refs": list(result.refs),
             "name": result.statement,
             "status": status,
@@ -180,11 +181,6 @@ def run_proofs(names: list[str] | None = None) -> list[dict]:
             "example": result.example,
         })
     return out
-
-
-def ruleset_of(refs) -> str:
-    """The ruleset a shared check belongs to: that of the first reference it rests on."""
-    return spec.split_ref(refs[0])[0] if refs else spec.DEFAULT_RULESET
 
 
 def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: bool = True,
@@ -203,7 +199,7 @@ def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: b
                 if wanted is None or spec.qualify(name, e["ref"]) == wanted]
     table_list = [(name, t) for name in names for t in tables(name)
                   if wanted is None or wanted in [spec.qualify(name, r) for r in t.refs]]
-    proof_list = [p for p in sorted(proofs.load_all()) if ruleset_of(proofs.PROOFS[p].refs) in names
+    proof_list = [p for p in sorted(proofs.load_all()) if spec.ruleset_of(proofs.PROOFS[p].refs) in names
                   and (wanted is None or wanted in proofs.PROOFS[p].refs)]
     concepts = [(name, entry) for name in names for entry in compare.concept_map(name)
                 if wanted is None or wanted in [spec.qualify(name, entry["claim"]), *entry.get("core", [])]]
@@ -222,8 +218,7 @@ def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: b
     checks += [tick(compare.compare(entry, name)) for name, entry in concepts]
     if properties:
         checks += property_runner.run_properties(tick, wanted, names)
-    ids = [c["id"] for c in checks]
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    repeated = sorted(i for i, n in collections.Counter(c["id"] for c in checks).items() if n > 1)
     if repeated:
         raise ExampleError(f"check ids used twice across rulesets: {', '.join(repeated)}")
     checks.sort(key=lambda c: c["id"])

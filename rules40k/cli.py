@@ -247,18 +247,20 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_scenario_source(source: str) -> tuple[object, str]:
+def _read_source(source: str) -> tuple[str, str]:
+    """The text of a file named on the command line, or of standard input for "-", and its name for errors."""
     if source == "-":
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise UsageError(f"{source}: cannot be read ({error.strerror})") from None
-        except UnicodeDecodeError:
-            raise UsageError(f"{source}: is not UTF-8 text") from None
-        name = source
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(source).read_text(encoding="utf-8"), source
+    except OSError as error:
+        raise UsageError(f"{source}: cannot be read ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{source}: is not UTF-8 text") from None
+
+
+def _read_scenario_source(source: str) -> tuple[object, str]:
+    text, name = _read_source(source)
     try:
         return json.loads(text), name
     except json.JSONDecodeError as error:
@@ -373,15 +375,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     name = _ruleset_name(args, default="missionpack")
     if name != "missionpack":
         raise UsageError(f"the {name} ruleset has no scoring ledger (only missionpack has one)")
-    if args.game == "-":
-        text, source = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            text, source = Path(args.game).read_text(encoding="utf-8"), args.game
-        except OSError as error:
-            raise UsageError(f"{args.game}: cannot be read ({error.strerror})") from None
-        except UnicodeDecodeError:
-            raise UsageError(f"{args.game}: is not UTF-8 text") from None
+    text, source = _read_source(args.game)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:

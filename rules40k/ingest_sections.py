@@ -170,14 +170,22 @@ def tables(block: list[Line]) -> list[dict]:
     return found
 
 
-def citations(text: str, pages: dict[str, list[str]]) -> tuple[list[str], list[str]]:
-    """Page citations ("(pg 96)", "pages 18-19") as references, and the pages the layout does not map."""
-    found: list[str] = []
-    unmapped: list[str] = []
+def page_citations(text: str, pages: dict[str, list[str]]) -> list[tuple[int, int, str, list[str] | None]]:
+    """Each printed page citation ("pg 96", "pg. 29", "pages 18-19"): its span, its page key, and the references
+    the layout maps it to (a range, else its first page; None where the layout does not map it)."""
+    spans = []
     for match in _PAGE_CITATION.finditer(text):
         first, last = match.group(1), match.group(2)
         key = f"{first}-{last}" if last else first
-        targets = pages.get(key) or pages.get(first)
+        spans.append((match.start(), match.end(), key, pages.get(key) or pages.get(first)))
+    return spans
+
+
+def citations(text: str, pages: dict[str, list[str]]) -> tuple[list[str], list[str]]:
+    """Page citations as references, and the pages the layout does not map."""
+    found: list[str] = []
+    unmapped: list[str] = []
+    for _, _, key, targets in page_citations(text, pages):
         if targets is None:
             unmapped.append(key)
             continue

@@ -38,7 +38,7 @@ class _Collector:
             marker = item.get_closest_marker("refs")
             if marker is None or (self.ref and self.ref not in marker.args):
                 continue
-            if self.rulesets is not None and spec.split_ref(marker.args[0])[0] not in self.rulesets:
+            if self.rulesets is not None and spec.ruleset_of(marker.args) not in self.rulesets:
                 continue
             kept.append(item)
             self.refs[item.nodeid] = list(marker.args)
@@ -56,7 +56,7 @@ class _Collector:
             record = {
                 "id": f"property:{property_name(report.nodeid)}",
                 "kind": "property",
-                "ruleset": spec.split_ref(self.refs[report.nodeid][0])[0],
+                "ruleset": spec.ruleset_of(self.refs[report.nodeid]),
                 "refs": self.refs[report.nodeid],
                 "name": self.names[report.nodeid],
                 "status": status,

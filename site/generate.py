@@ -40,7 +40,8 @@ import jinja2
 import yaml
 
 from rules import registry, spec
-from rules40k import annotations, coverage
+from rules40k import annotations, coverage, ingest_sections
+from rules40k.ingest import IngestError
 
 REPO_ROOT = spec.SPEC_ROOT.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -234,10 +235,13 @@ def load(document: str, build: Path, results: dict | None = None, library: dict 
 
 
 def _page_refs(document: str) -> dict[str, list[str]]:
-    """The printed-page map of a ruleset whose layout has one (its citations say "pg 96", not "06.03")."""
-    layout = _yaml_or_empty(spec.SPEC_ROOT / document / "annotations" / "layout.yaml")
-    pages = layout.get("pages") if isinstance(layout, dict) else None
-    return {str(k): [str(v) for v in (t if isinstance(t, list) else [t])] for k, t in (pages or {}).items()}
+    """The printed-page map of a ruleset cut by a layout (its citations say "pg 96", not "06.03")."""
+    if spec.rulesets().get(document, {}).get("ingest") != "sections":
+        return {}
+    try:
+        return ingest_sections.SectionsLayout.load(spec.SPEC_ROOT / document / "annotations" / "layout.yaml").pages
+    except IngestError as error:
+        raise SiteError(str(error)) from None
 
 
 def _yaml_or_empty(path: Path) -> dict:
@@ -369,18 +373,10 @@ def citations(text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-_PAGE_CITATION = re.compile(r"\b(?:pg\.?|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
-
-
 def page_citations(text: str, pages: dict[str, list[str]]) -> list[tuple[int, int, str]]:
     """Spans of printed page citations ("pg 96", "pages 18-19") that the ruleset's layout maps to a reference."""
-    spans = []
-    for match in _PAGE_CITATION.finditer(text):
-        key = f"{match.group(1)}-{match.group(2)}" if match.group(2) else match.group(1)
-        targets = pages.get(key) or pages.get(match.group(1))
-        if targets:
-            spans.append((match.start(), match.end(), targets[0]))
-    return spans
+    return [(start, end, targets[0]) for start, end, _, targets in ingest_sections.page_citations(text, pages)
+            if targets]
 
 
 def mark_restoration(find: str, restore: str) -> str:
