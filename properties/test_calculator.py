@@ -481,3 +481,54 @@ def test_broken_wound_table_or_save_check_fails_a_proof_and_a_property(monkeypat
     with pytest.raises((Exception, pytest.fail.Exception)) as failure:
         prop()
     _caught_by_the_property(failure.value)
+
+
+# -- The fast engine against the rules as written -----------------------------------------------------
+
+ENGINE_SCENARIOS = st.one_of(
+    s.scenarios(max_weapons=2, targets=s.target_units(same_toughness=False)),
+    s.scenarios(max_weapons=2, targets=s.target_units(attached=True, same_toughness=False)),
+)
+
+
+@given(ENGINE_SCENARIOS)
+def test_fast_engine_gives_the_literal_engines_distribution(data):
+    """05.03-05.04, 06.02: the attack-by-attack chain gives exactly the distribution of the literal engine.
+
+    The literal engine pools every wound, sorts the save rolls and resolves them one
+    at a time into the current group, as the rules describe; the chain resolves the
+    lowest band of save rolls as they come and counts the rest (see ``rules.calculator._Chain``).
+    Compared state by state, every probability exact.
+    """
+    sc = read_scenario(copy.deepcopy(data))
+    fast, literal = calculate(sc, "chain"), calculate(sc, "literal")
+    note(f"fast {fast.wounds_lost}; literal {literal.wounds_lost}")
+    assert fast.states == literal.states
+
+
+def _chain_without_deferring(self):
+    """A broken chain: every failed save resolved as it comes, whatever band it is in (ignores sorting)."""
+    self.bands = self.bands[-1:]
+    return _CHAIN_RUN(self)
+
+
+def _chain_cap_one_short(self, state, deferred, criticals):
+    """A broken chain: counts capped one below the unit's wounds."""
+    if self.cap is not None:
+        self.cap = max(self.cap - 1, 0)
+    key = _CHAIN_KEY(self, state, deferred, criticals)
+    if self.cap is not None:
+        self.cap += 1
+    return key
+
+
+_CHAIN_RUN, _CHAIN_KEY = calculator._Chain.run, calculator._Chain._key
+
+
+@pytest.mark.parametrize("attribute,mutant", [("run", _chain_without_deferring), ("_key", _chain_cap_one_short)])
+def test_engine_equivalence_fails_for_a_broken_chain(monkeypatch, attribute, mutant):
+    _generate_only(monkeypatch, test_fast_engine_gives_the_literal_engines_distribution)
+    monkeypatch.setattr(calculator._Chain, attribute, mutant)
+    with pytest.raises((Exception, pytest.fail.Exception)) as failure:
+        test_fast_engine_gives_the_literal_engines_distribution()
+    _caught_by_the_property(failure.value)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Mapping
 
 import gmpy2
@@ -93,7 +93,6 @@ class WeaponPlan:
     hit: Mapping[Hit, Any]
     wound: Mapping[Wound, Any]
     per_attack: Mapping[tuple[int, int], Any]
-    wound_events: Mapping[tuple[int, int], Any]
     damage: Mapping[int, Any]
     devastating: bool
     precision: bool
@@ -103,6 +102,21 @@ class WeaponPlan:
     critical: int
     wound_modifier: int
     hazard_rolls: int
+
+    @cached_property
+    def wound_events(self) -> Dist:
+        """Chance of each (wounds to save, critical wounds) pair over all the weapon's attacks.
+
+        Only the literal engine and the explanation's checks need it: the fast
+        engine never pools the wounds, and this costs the square of the attacks.
+        """
+        add2 = lambda a, b: (a[0] + b[0], a[1] + b[1])  # noqa: E731
+        powers = _power(self.per_attack, max(self.attacks), (0, 0), add2)
+        events: Dist = {}
+        for n, p in self.attacks.items():
+            for key, q in powers[n].items():
+                _add(events, key, p * q)
+        return events
 
 
 @dataclass
@@ -169,8 +183,11 @@ def binomial(n: int, p) -> tuple:
 class Calculator:
     """Exact outcome of a scenario; build once, then ``run()``."""
 
-    def __init__(self, scenario: Scenario):
+    def __init__(self, scenario: Scenario, engine: str = "chain"):
+        if engine not in ("chain", "literal"):
+            raise ValueError(f"unknown engine {engine!r}: chain or literal")
         self.scenario = scenario
+        self.engine = engine
         self.groups = self._make_groups()
         self.initial: State = tuple((g.count, g.W) for g in self.groups)
         self.initial_models = sum(g.count for g in self.groups)
@@ -348,18 +365,12 @@ class Calculator:
             for key, q in _convolve(first, extra_dist, add2).items():
                 _add(per_attack, key, p * q)
 
-        powers = _power(per_attack, max(attacks), (0, 0), add2)
-        wound_events: Dist = {}
-        for n, p in attacks.items():
-            for key, q in powers[n].items():
-                _add(wound_events, key, p * q)
-
         damage = _as_dist(weapon.D)
         if has("MELTA"):
             bonus = core_abilities.melta_damage_bonus(abilities["MELTA"].value, ctx.target_within_half_range)
             damage = {d + bonus: p for d, p in damage.items()}
         hazard = core_abilities.hazard_rolls_after_attacking(weapon.count if has("HAZARDOUS") else 0)
-        return WeaponPlan(weapon, attacks, hit, wound, per_attack, wound_events, damage, devastating,
+        return WeaponPlan(weapon, attacks, hit, wound, per_attack, damage, devastating,
                           has("PRECISION") and choices.precision, skill, modifier, required, critical,
                           wound_modifier, hazard)
 
@@ -522,13 +533,30 @@ class Calculator:
                     _add(nxt, state, p)
                     continue
                 plan = self.plan(weapon, self.toughness(state))
-                for (s2, criticals), q in self.resolve_saves(state, plan.wound_events, plan).items():
-                    for s3, q3 in self.resolve_mortal_wounds(s2, criticals, plan).items():
-                        _add(nxt, s3, p * q * q3)
+                for s3, q in self.resolve_weapon(state, plan).items():
+                    _add(nxt, s3, p * q)
             dist = nxt
             steps.append(self._explain(weapon, dist))
         return Result(self.scenario, self.groups, _fractions(dist), _fractions(self._models_destroyed(dist)),
                       _fractions(self._wounds_lost(dist)), steps)
+
+    def resolve_weapon(self, state: State, plan: WeaponPlan) -> Dist:
+        """One weapon's attacks against the unit in ``state``: the distribution of the unit's state after them."""
+        if self.engine == "literal":
+            return self.resolve_weapon_literal(state, plan)
+        return _Chain(self, state, plan).run()
+
+    def resolve_weapon_literal(self, state: State, plan: WeaponPlan) -> Dist:
+        """The rules as written, step by step: pool every wound, sort the save rolls, resolve one at a time.
+
+        Its cost grows with the cube of the number of attacks; it is kept as the
+        reference the fast engine (``_Chain``) is tested against.
+        """
+        out: Dist = {}
+        for (s2, criticals), q in self.resolve_saves(state, plan.wound_events, plan).items():
+            for s3, q3 in self.resolve_mortal_wounds(s2, criticals, plan).items():
+                _add(out, s3, q * q3)
+        return out
 
     def _models_left(self, state: State) -> int:
         return sum(alive for alive, _ in state)
@@ -565,8 +593,8 @@ class Calculator:
             "wound_modifier": plan.wound_modifier,
             "critical_wound_on": plan.critical,
             "p_wound_per_hit": plan.wound.get(Wound.WOUND, 0) + plan.wound.get(Wound.CRITICAL_WOUND, 0),
-            "expected_wounds_to_save": sum(k[0] * p for k, p in plan.wound_events.items()),
-            "expected_mortal_wound_attacks": sum(k[1] * p for k, p in plan.wound_events.items()),
+            "expected_wounds_to_save": _mean(plan.attacks) * sum(k[0] * p for k, p in plan.per_attack.items()),
+            "expected_mortal_wound_attacks": _mean(plan.attacks) * sum(k[1] * p for k, p in plan.per_attack.items()),
             "first_group": first.name,
             "p_save_fails": unsaved,
             "expected_damage_per_unsaved": _mean(plan.damage),
@@ -577,9 +605,184 @@ class Calculator:
         return {k: to_fraction(v) if isinstance(v, type(ONE)) else v for k, v in step.items()}
 
 
-def calculate(scenario: Scenario) -> Result:
+class _Chain:
+    """The fast engine: one weapon's attacks as a Markov chain over the unit's state, attack by attack.
+
+    Why it gives the literal engine's answer: save rolls are resolved lowest
+    first, and whether a roll inflicts damage depends only on the current
+    group's save, which fails on every face up to a threshold (proof
+    save-roll-monotone). The groups' distinct thresholds cut the faces into
+    bands. A roll in the lowest band fails against every group, so those rolls
+    are resolved as they come: each is one damage to whichever group is current,
+    and their order among themselves changes nothing. Rolls in higher bands come
+    after all of them in the sorted order, so the chain only counts them and
+    resolves them at the end, band by band; then the mortal wounds of the
+    critical wounds (06.02). Counts that can no longer matter collapse (a band
+    no living group fails on, a destroyed unit), and without Feel No Pain every
+    damage removes a wound, so counts beyond the unit's wounds collapse too.
+    Cost: about linear in the attacks (times the unit's states and the counts).
+    """
+
+    def __init__(self, calc: Calculator, state: State, plan: WeaponPlan):
+        self.calc, self.start, self.plan = calc, state, plan
+        self.order = calc.allocation_order(state)
+        self.precision = calc._precision_group(state, plan)
+        ap = plan.weapon.AP
+        self.threshold = []
+        for g in calc.groups:
+            failing = [face for face in range(1, 7) if _inflicts(face, ap, g.Sv, g.InSv or 0)]
+            if failing != list(range(1, len(failing) + 1)):
+                raise AssertionError(f"save roll failures for {g.name} are not the lowest faces: {failing}")
+            self.threshold.append(len(failing))
+        alive = [g for g, (n, _) in enumerate(state) if n > 0]
+        self.bands = sorted({self.threshold[g] for g in alive} - {0})
+        # Without Feel No Pain every damage (at least 1) removes a wound: after as many damages as the unit
+        # has wounds left, more change nothing, so counts are capped there.
+        no_fnp = all(g.FNP is None for g in calc.groups) and min(plan.damage) >= 1
+        self.cap = calc._wounds_left(state) if no_fnp else None
+        self.powers: dict = {}
+        self.mortal: dict = {}
+        self.limits: dict = {}
+        self.transitions: dict = {}
+
+    # -- one damage, and n of them -------------------------------------------------------------
+
+    def _event(self, state: State, band: int) -> Dist:
+        """One failed save in ``band``: damage to the current group if its save fails there."""
+        g = self.calc._current_group(state, self.order, self.precision)
+        if g is None or self.threshold[g] < self.bands[band]:
+            return {state: ONE}
+        return self.calc._damage_model(state, g, self.plan.damage)
+
+    def _power(self, state: State, band: int, n: int) -> Dist:
+        """The state after n failed saves in ``band``, each resolved in turn."""
+        chain = self.powers.setdefault((state, band), [{state: ONE}])
+        while len(chain) <= n:
+            step: Dist = {}
+            for s, p in chain[-1].items():
+                for s2, q in self._event(s, band).items():
+                    _add(step, s2, p * q)
+            chain.append(step)
+        return chain[n]
+
+    def _mortal(self, state: State, n: int) -> Dist:
+        """The state after n critical wounds' mortal wounds (06.02, 24.10)."""
+        chain = self.mortal.setdefault(state, [{state: ONE}])
+        while len(chain) <= n:
+            step: Dist = {}
+            for s, p in chain[-1].items():
+                g = self.calc._mortal_wound_group(s)
+                if g is None:
+                    _add(step, s, p)
+                    continue
+                for s2, q in self.calc._damage_model(s, g, self.plan.damage).items():
+                    _add(step, s2, p * q)
+            chain.append(step)
+        return chain[n]
+
+    # -- the chain --------------------------------------------------------------------------------
+
+    def _per_attack(self) -> Dist:
+        """One attack as (failed saves in the lowest band, counts in each higher band, critical wounds)."""
+        bands = self.bands
+        chances = [Q(hi - lo, 6) for lo, hi in zip([0] + bands, bands)]
+        saved = ONE - sum(chances, ZERO)
+        die: Dist = {(0,) * len(bands): saved} if saved else {}
+        for i, p in enumerate(chances):
+            die[tuple(int(i == j) for j in range(len(bands)))] = p
+        add = lambda a, b: tuple(x + y for x, y in zip(a, b))  # noqa: E731
+        out: Dist = {}
+        for (wounds, criticals), p in self.plan.per_attack.items():
+            for counts, q in _power(die, wounds, (0,) * len(bands), add)[wounds].items():
+                _add(out, (counts[0] if bands else 0, counts[1:], criticals), p * q)
+        return out
+
+    def _limits(self, state: State) -> tuple[tuple[int, ...], int]:
+        """The largest count of each deferred band, and of critical wounds, that can still matter from ``state``.
+
+        0 for a band no living group fails on (its rolls are all saved) and for a
+        destroyed unit; the cap without Feel No Pain; otherwise no limit.
+        """
+        limits = self.limits.get(state)
+        if limits is None:
+            unlimited = self.cap if self.cap is not None else _NO_LIMIT
+            alive = [self.threshold[g] for g, (n, _) in enumerate(state) if n]
+            top = max(alive, default=0)
+            limits = (tuple(0 if band > top else unlimited for band in self.bands[1:]), unlimited if alive else 0)
+            self.limits[state] = limits
+        return limits
+
+    def _transitions(self, state: State, per_attack: Dist) -> tuple[int, list]:
+        """One attack from ``state``: its chances' common denominator and [(state, band counts, criticals, weight)].
+
+        Weights are whole numbers over the denominator, so the chain adds and
+        multiplies integers (no gcd per step) and divides once at the end.
+        """
+        found = self.transitions.get(state)
+        if found is None:
+            merged: Dist = {}
+            for (lowest, more, extra), q in per_attack.items():
+                for s2, r in (self._power(state, 0, lowest).items() if self.bands else ((state, ONE),)):
+                    _add(merged, (s2, more, extra), q * r)
+            denominator = 1
+            for q in merged.values():
+                denominator = math.lcm(denominator, int(q.denominator))
+            found = (denominator, [(s2, more, extra, gmpy2.mpz(q * denominator))
+                                   for (s2, more, extra), q in merged.items()])
+            self.transitions[state] = found
+        return found
+
+    def run(self) -> Dist:
+        per_attack = self._per_attack()
+        attacks = self.plan.attacks
+        width = max(len(self.bands) - 1, 0)
+        # The chain: (state, counts of the deferred bands, critical wounds) -> whole-number weight / denominator.
+        current: dict = {(self.start, (0,) * width, 0): gmpy2.mpz(1)}
+        denominator = gmpy2.mpz(1)
+        finished: Dist = {}
+        for n in range(max(attacks) + 1):
+            if n:
+                moves = {state: self._transitions(state, per_attack) for state, _, _ in current}
+                step = 1
+                for d, _ in moves.values():
+                    step = math.lcm(step, d)
+                nxt: dict = {}
+                get = nxt.get
+                for (state, deferred, criticals), w in current.items():
+                    d, targets = moves[state]
+                    w *= step // d
+                    for s2, more, extra, k in targets:
+                        bands, most = self._limits(s2)
+                        key = (s2, tuple(min(x + y, top) for x, y, top in zip(deferred, more, bands)),
+                               min(criticals + extra, most))
+                        nxt[key] = get(key, 0) + w * k
+                current = nxt
+                denominator *= step
+            if n in attacks:
+                for key, w in current.items():
+                    _add(finished, key, Q(w, denominator) * attacks[n])
+        out: Dist = {}
+        for (state, deferred, criticals), p in finished.items():
+            dist: Dist = {state: ONE}
+            for band, n in enumerate(deferred, start=1):
+                if n:
+                    step_dist: Dist = {}
+                    for s, q in dist.items():
+                        for s2, r in self._power(s, band, n).items():
+                            _add(step_dist, s2, q * r)
+                    dist = step_dist
+            for s, q in dist.items():
+                for s2, r in self._mortal(s, criticals).items():
+                    _add(out, s2, p * q * r)
+        return out
+
+
+_NO_LIMIT = 1 << 62  # no cap: every count matters
+
+
+def calculate(scenario: Scenario, engine: str = "chain") -> Result:
     """The exact outcome of a scenario (the Python entry point of ``rules40k calc``)."""
-    return Calculator(scenario).run()
+    return Calculator(scenario, engine).run()
 
 
 def outcome(scenario: Mapping) -> dict:
