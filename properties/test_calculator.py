@@ -512,20 +512,16 @@ def _chain_without_deferring(self):
     return _CHAIN_RUN(self)
 
 
-def _chain_cap_one_short(self, state, deferred, criticals):
-    """A broken chain: counts capped one below the unit's wounds."""
-    if self.cap is not None:
-        self.cap = max(self.cap - 1, 0)
-    key = _CHAIN_KEY(self, state, deferred, criticals)
-    if self.cap is not None:
-        self.cap += 1
-    return key
+def _chain_cap_one_short(self, state):
+    """A broken chain: counts capped one below what can still matter."""
+    bands, most = _CHAIN_LIMITS(self, state)
+    return tuple(max(b - 1, 0) for b in bands), max(most - 1, 0)
 
 
-_CHAIN_RUN, _CHAIN_KEY = calculator._Chain.run, calculator._Chain._key
+_CHAIN_RUN, _CHAIN_LIMITS = calculator._Chain.run, calculator._Chain._limits
 
 
-@pytest.mark.parametrize("attribute,mutant", [("run", _chain_without_deferring), ("_key", _chain_cap_one_short)])
+@pytest.mark.parametrize("attribute,mutant", [("run", _chain_without_deferring), ("_limits", _chain_cap_one_short)])
 def test_engine_equivalence_fails_for_a_broken_chain(monkeypatch, attribute, mutant):
     _generate_only(monkeypatch, test_fast_engine_gives_the_literal_engines_distribution)
     monkeypatch.setattr(calculator._Chain, attribute, mutant)

@@ -713,7 +713,8 @@ class _Chain:
         return limits
 
     def _transitions(self, state: State, per_attack: Dist) -> tuple[int, list]:
-        """One attack from ``state``: its chances' common denominator and [(state, band counts, criticals, weight)].
+        """One attack from ``state``: its chances' common denominator and [(state, band counts, criticals, weight,
+        limits of the counts there)].
 
         Weights are whole numbers over the denominator, so the chain adds and
         multiplies integers (no gcd per step) and divides once at the end.
@@ -727,7 +728,7 @@ class _Chain:
             denominator = 1
             for q in merged.values():
                 denominator = math.lcm(denominator, int(q.denominator))
-            found = (denominator, [(s2, more, extra, gmpy2.mpz(q * denominator))
+            found = (denominator, [(s2, more, extra, gmpy2.mpz(q * denominator), self._limits(s2))
                                    for (s2, more, extra), q in merged.items()])
             self.transitions[state] = found
         return found
@@ -751,8 +752,13 @@ class _Chain:
                 for (state, deferred, criticals), w in current.items():
                     d, targets = moves[state]
                     w *= step // d
-                    for s2, more, extra, k in targets:
-                        bands, most = self._limits(s2)
+                    if width == 1:  # the common case of two save thresholds, without building tuples
+                        (b,) = deferred
+                        for s2, (more,), extra, k, ((top,), most) in targets:
+                            key = (s2, (min(b + more, top),), min(criticals + extra, most))
+                            nxt[key] = get(key, 0) + w * k
+                        continue
+                    for s2, more, extra, k, (bands, most) in targets:
                         key = (s2, tuple(min(x + y, top) for x, y, top in zip(deferred, more, bands)),
                                min(criticals + extra, most))
                         nxt[key] = get(key, 0) + w * k
