@@ -518,10 +518,16 @@ def _chain_cap_one_short(self, state):
     return tuple(max(b - 1, 0) for b in bands), max(most - 1, 0)
 
 
-_CHAIN_RUN, _CHAIN_LIMITS = calculator._Chain.run, calculator._Chain._limits
+def _chain_null_of_the_first_group(self, groups):
+    """A broken chain: thins by the first group's chance of a damage losing nothing, shared or not."""
+    return _CHAIN_NULL(self, groups[:1])
 
 
-@pytest.mark.parametrize("attribute,mutant", [("run", _chain_without_deferring), ("_limits", _chain_cap_one_short)])
+_CHAIN_RUN, _CHAIN_LIMITS, _CHAIN_NULL = calculator._Chain.run, calculator._Chain._limits, calculator._Chain._shared_null
+
+
+@pytest.mark.parametrize("attribute,mutant", [("run", _chain_without_deferring), ("_limits", _chain_cap_one_short),
+                                              ("_shared_null", _chain_null_of_the_first_group)])
 def test_engine_equivalence_fails_for_a_broken_chain(monkeypatch, attribute, mutant):
     _generate_only(monkeypatch, test_fast_engine_gives_the_literal_engines_distribution)
     monkeypatch.setattr(calculator._Chain, attribute, mutant)

@@ -636,14 +636,37 @@ class _Chain:
             self.threshold.append(len(failing))
         alive = [g for g, (n, _) in enumerate(state) if n > 0]
         self.bands = sorted({self.threshold[g] for g in alive} - {0})
-        # Without Feel No Pain every damage (at least 1) removes a wound: after as many damages as the unit
-        # has wounds left, more change nothing, so counts are capped there.
-        no_fnp = all(g.FNP is None for g in calc.groups) and min(plan.damage) >= 1
-        self.cap = calc._wounds_left(state) if no_fnp else None
+        # A damage that loses no wound (every Feel No Pain roll passed) changes nothing. Where every group a
+        # deferred count can reach shares one chance ``null`` of that, such rolls are dropped as they are
+        # counted (thinned) and the rest resolved as damage that loses a wound; then, since each removes a
+        # wound, counts past the unit's wounds left change nothing and are capped there.
+        wounds = calc._wounds_left(state)
+        self.null = [self._shared_null([g for g in alive if self.threshold[g] >= band]) for band in self.bands]
+        self.caps = [None if z is None else wounds for z in self.null]
+        self.critical_null = self._shared_null(alive)
+        self.critical_cap = None if self.critical_null is None else wounds
         self.powers: dict = {}
         self.mortal: dict = {}
         self.limits: dict = {}
         self.transitions: dict = {}
+
+    def _shared_null(self, groups: list[int]) -> Any:
+        """The chance that one damage loses no wound, if the same for every group listed, else None."""
+        chances = set()
+        for g in groups:
+            keep = 1 - exact(core_abilities.chance_wound_is_lost(self.calc.groups[g].FNP))
+            chances.add(sum((p * keep ** d for d, p in self.plan.damage.items()), ZERO))
+        if len(chances) > 1:
+            return None
+        return chances.pop() if chances else ZERO
+
+    def _damaged(self, state: State, g: int, thinned: bool) -> Dist:
+        """One damage to group g; when thinned, given that it loses a wound (the rest were dropped)."""
+        dist = self.calc._damage_model(state, g, self.plan.damage)
+        if not thinned or state not in dist:
+            return dist
+        kept = ONE - dist[state]
+        return {s: p / kept for s, p in dist.items() if s != state}
 
     # -- one damage, and n of them -------------------------------------------------------------
 
@@ -652,7 +675,7 @@ class _Chain:
         g = self.calc._current_group(state, self.order, self.precision)
         if g is None or self.threshold[g] < self.bands[band]:
             return {state: ONE}
-        return self.calc._damage_model(state, g, self.plan.damage)
+        return self._damaged(state, g, band > 0 and self.null[band] is not None)
 
     def _power(self, state: State, band: int, n: int) -> Dist:
         """The state after n failed saves in ``band``, each resolved in turn."""
@@ -675,7 +698,7 @@ class _Chain:
                 if g is None:
                     _add(step, s, p)
                     continue
-                for s2, q in self.calc._damage_model(s, g, self.plan.damage).items():
+                for s2, q in self._damaged(s, g, self.critical_null is not None).items():
                     _add(step, s2, p * q)
             chain.append(step)
         return chain[n]
@@ -685,30 +708,36 @@ class _Chain:
     def _per_attack(self) -> Dist:
         """One attack as (failed saves in the lowest band, counts in each higher band, critical wounds)."""
         bands = self.bands
-        chances = [Q(hi - lo, 6) for lo, hi in zip([0] + bands, bands)]
+        chances = [Q(hi - lo, 6) * (1 if i == 0 or self.null[i] is None else 1 - self.null[i])
+                   for i, (lo, hi) in enumerate(zip([0] + bands, bands))]
         saved = ONE - sum(chances, ZERO)
         die: Dist = {(0,) * len(bands): saved} if saved else {}
         for i, p in enumerate(chances):
             die[tuple(int(i == j) for j in range(len(bands)))] = p
         add = lambda a, b: tuple(x + y for x, y in zip(a, b))  # noqa: E731
         out: Dist = {}
+        kept = binomial(0, ONE)
         for (wounds, criticals), p in self.plan.per_attack.items():
+            if self.critical_null is not None:  # thinned: only critical wounds whose mortal wounds lose one
+                kept = binomial(criticals, 1 - self.critical_null)
             for counts, q in _power(die, wounds, (0,) * len(bands), add)[wounds].items():
-                _add(out, (counts[0] if bands else 0, counts[1:], criticals), p * q)
+                for effective, r in (enumerate(kept) if self.critical_null is not None else ((criticals, ONE),)):
+                    _add(out, (counts[0] if bands else 0, counts[1:], effective), p * q * r)
         return out
 
     def _limits(self, state: State) -> tuple[tuple[int, ...], int]:
         """The largest count of each deferred band, and of critical wounds, that can still matter from ``state``.
 
         0 for a band no living group fails on (its rolls are all saved) and for a
-        destroyed unit; the cap without Feel No Pain; otherwise no limit.
+        destroyed unit; the unit's wounds where every counted roll loses a wound; otherwise no limit.
         """
         limits = self.limits.get(state)
         if limits is None:
-            unlimited = self.cap if self.cap is not None else _NO_LIMIT
             alive = [self.threshold[g] for g, (n, _) in enumerate(state) if n]
             top = max(alive, default=0)
-            limits = (tuple(0 if band > top else unlimited for band in self.bands[1:]), unlimited if alive else 0)
+            limits = (tuple(0 if band > top else _NO_LIMIT if cap is None else cap
+                            for band, cap in zip(self.bands[1:], self.caps[1:])),
+                      0 if not alive else _NO_LIMIT if self.critical_cap is None else self.critical_cap)
             self.limits[state] = limits
         return limits
 
