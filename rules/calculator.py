@@ -528,13 +528,24 @@ class Calculator:
         steps = []
         for weapon in self.scenario.weapons:
             nxt: Dist = {}
+            # States that meet the weapon alike (same Toughness, allocation order, [PRECISION] group) go
+            # through the chain together; the literal engine takes them one by one.
+            alike: dict = {}
             for state, p in dist.items():
                 if all(alive == 0 for alive, _ in state):
                     _add(nxt, state, p)
                     continue
                 plan = self.plan(weapon, self.toughness(state))
-                for s3, q in self.resolve_weapon(state, plan).items():
-                    _add(nxt, s3, p * q)
+                key = (id(plan), self.allocation_order(state), self._precision_group(state, plan))
+                alike.setdefault(key, (plan, {}))[1][state] = p
+            for plan, start in alike.values():
+                if self.engine == "literal":
+                    for state, p in start.items():
+                        for s3, q in self.resolve_weapon_literal(state, plan).items():
+                            _add(nxt, s3, p * q)
+                else:
+                    for s3, q in _Chain(self, start, plan).run().items():
+                        _add(nxt, s3, q)
             dist = nxt
             steps.append(self._explain(weapon, dist))
         return Result(self.scenario, self.groups, _fractions(dist), _fractions(self._models_destroyed(dist)),
@@ -544,7 +555,7 @@ class Calculator:
         """One weapon's attacks against the unit in ``state``: the distribution of the unit's state after them."""
         if self.engine == "literal":
             return self.resolve_weapon_literal(state, plan)
-        return _Chain(self, state, plan).run()
+        return _Chain(self, {state: ONE}, plan).run()
 
     def resolve_weapon_literal(self, state: State, plan: WeaponPlan) -> Dist:
         """The rules as written, step by step: pool every wound, sort the save rolls, resolve one at a time.
@@ -623,8 +634,11 @@ class _Chain:
     Cost: about linear in the attacks (times the unit's states and the counts).
     """
 
-    def __init__(self, calc: Calculator, state: State, plan: WeaponPlan):
-        self.calc, self.start, self.plan = calc, state, plan
+    def __init__(self, calc: Calculator, start: Dist, plan: WeaponPlan):
+        """``start``: the unit's states before the weapon, with their chances; all must share the allocation
+        order and [PRECISION] group (the calculator groups them so)."""
+        self.calc, self.start, self.plan = calc, start, plan
+        state = next(iter(start))
         self.order = calc.allocation_order(state)
         self.precision = calc._precision_group(state, plan)
         ap = plan.weapon.AP
@@ -634,13 +648,13 @@ class _Chain:
             if failing != list(range(1, len(failing) + 1)):
                 raise AssertionError(f"save roll failures for {g.name} are not the lowest faces: {failing}")
             self.threshold.append(len(failing))
-        alive = [g for g, (n, _) in enumerate(state) if n > 0]
+        alive = [g for g in range(len(calc.groups)) if any(s[g][0] for s in start)]
         self.bands = sorted({self.threshold[g] for g in alive} - {0})
         # A damage that loses no wound (every Feel No Pain roll passed) changes nothing. Where every group a
         # deferred count can reach shares one chance ``null`` of that, such rolls are dropped as they are
         # counted (thinned) and the rest resolved as damage that loses a wound; then, since each removes a
         # wound, counts past the unit's wounds left change nothing and are capped there.
-        wounds = calc._wounds_left(state)
+        wounds = max(calc._wounds_left(s) for s in start)
         self.null = [self._shared_null([g for g in alive if self.threshold[g] >= band]) for band in self.bands]
         self.caps = [None if z is None else wounds for z in self.null]
         self.critical_null = self._shared_null(alive)
@@ -767,8 +781,11 @@ class _Chain:
         attacks = self.plan.attacks
         width = max(len(self.bands) - 1, 0)
         # The chain: (state, counts of the deferred bands, critical wounds) -> whole-number weight / denominator.
-        current: dict = {(self.start, (0,) * width, 0): gmpy2.mpz(1)}
-        denominator = gmpy2.mpz(1)
+        denominator = gmpy2.mpz(math.lcm(*(int(p.denominator) for p in self.start.values())))
+        current: dict = {}
+        for state, p in self.start.items():
+            key = (state, (0,) * width, 0)
+            current[key] = current.get(key, 0) + gmpy2.mpz(p * denominator)
         finished: Dist = {}
         for n in range(max(attacks) + 1):
             if n:
