@@ -15,7 +15,9 @@ from rules.registry import rule
 
 Distribution = dict[int, Fraction]
 
-_EXPRESSION = re.compile(r"^\s*(?:(?P<count>\d*)D(?P<sides>[36]))?\s*(?:(?P<sign>[+-])?\s*(?P<bonus>\d+))?\s*$", re.I)
+# Digits are ASCII only ([0-9], not \d): "٣" or "３" is no number a datasheet prints.
+_EXPRESSION = re.compile(r"^\s*(?:(?P<count>[0-9]*)D(?P<sides>[36]))?\s*(?:(?P<sign>[+-])?\s*(?P<bonus>[0-9]+))?\s*$",
+                         re.I)
 
 
 class DiceError(ValueError):
@@ -45,23 +47,43 @@ class DiceExpression:
         return self.count * self.sides + self.bonus
 
 
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` as a one-line error quotes it: JSON kinds by name, anything else cut to ``limit`` characters.
+
+    An error is one short line whatever the input (a 100 kB string, a list, a 1000-digit number).
+    """
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, int) and value.bit_length() > 4 * limit:  # repr() itself fails past 4300 digits
+        return f"a {'negative ' if value < 0 else ''}number of more than {limit} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 @rule("01.05")
 def parse(text: str | int) -> DiceExpression:
     """Read a dice expression as printed on a datasheet ("D6+1", "2D6", "D3", "3")."""
     if isinstance(text, bool):
-        raise DiceError(f"{text!r} is not a dice expression")
+        raise DiceError(f"{shown(text)} is not a dice expression")
     if isinstance(text, int):
         if text < 0:
-            raise DiceError(f"{text} is negative; a dice expression cannot be")
+            raise DiceError(f"{shown(text)} is negative; a dice expression cannot be")
         return DiceExpression(0, 6, text)
     match = _EXPRESSION.match(str(text))
     if not match or not (match.group("sides") or match.group("bonus")):
-        raise DiceError(f"{text!r} is not a dice expression (expected forms like D3, D6, 2D6, D6+1, 3)")
-    sides = int(match.group("sides")) if match.group("sides") else 6
-    count = (int(match.group("count")) if match.group("count") else 1) if match.group("sides") else 0
+        raise DiceError(f"{shown(text)} is not a dice expression (expected forms like D3, D6, 2D6, D6+1, 3)")
+    try:
+        sides = int(match.group("sides")) if match.group("sides") else 6
+        count = (int(match.group("count")) if match.group("count") else 1) if match.group("sides") else 0
+        bonus = int(match.group("bonus") or 0) * (-1 if match.group("sign") == "-" else 1)
+    except ValueError:  # int() refuses thousands of digits (sys.get_int_max_str_digits)
+        raise DiceError(f"{shown(text)} has a number too long to read") from None
     if match.group("sides") and count == 0:
-        raise DiceError(f"{text!r} rolls zero dice")
-    bonus = int(match.group("bonus") or 0) * (-1 if match.group("sign") == "-" else 1)
+        raise DiceError(f"{shown(text)} rolls zero dice")
     return DiceExpression(count, sides, bonus)
 
 

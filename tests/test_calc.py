@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import calculator, scenario
+from rules import calculator, dice, scenario
 from rules40k import cli
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "intercessors.json"
@@ -153,3 +153,78 @@ def test_devastating_wounds_damage_one_model_per_critical():
     result = calculator.calculate(sc)
     assert result.models_destroyed == {0: Fraction(1, 6), 1: Fraction(5, 6)}
     assert result.wounds_lost == {0: Fraction(1, 6), 2: Fraction(5, 6)}
+
+
+def _read(data):
+    """read_scenario's verdict: None when accepted, else the error message."""
+    try:
+        scenario.read_scenario(data)
+    except scenario.ScenarioError as error:
+        return str(error)
+    return None
+
+
+@pytest.mark.parametrize("value,accepted", [
+    (60, True), (61, False), (0, False), ("6D6+24", True), ("6D6+25", False), ("7D6", False),
+    ("2D6-1", True), ("D6-1", False), ("D3-1", False), ("2D6-7", False), ("D6+60", False), ("d3", True),
+])
+def test_dice_ranges_of_A_and_D(value, accepted):
+    """A and D: every result 1 to 60, at most 6 dice, a constant from -6 to 60 (README's table)."""
+    for key in ("A", "D"):
+        message = _read(_scenario(**{f"weapons.0.{key}": value, "weapons.0.count": 1}))
+        assert (message is None) == accepted, message
+        assert accepted or message.startswith(f"scenario: weapons[0].{key}")
+
+
+@pytest.mark.parametrize("ability,accepted", [
+    ("RAPID FIRE 20", True), ("RAPID FIRE 21", False), ("RAPID FIRE 0", False), ("MELTA 20", True),
+    ("MELTA 21", False), ("BLAST 20", True), ("CLEAVE 0", False), ("SUSTAINED HITS D3", True),
+    ("SUSTAINED HITS 3D6", True), ("SUSTAINED HITS 4D6", False), ("RAPID FIRE D3", False),
+    ("ANTI-INFANTRY 2+", True), ("ANTI-INFANTRY 6+", True), ("ANTI-INFANTRY 1+", False), ("ANTI-INFANTRY 7+", False),
+    ("FEEL NO PAIN 1+", False), ("RAPID FIRE ٣", False), ("RAPıD FIRE 1", False),
+])
+def test_ability_values(ability, accepted):
+    """Numbered abilities take X from 1 to 20 (dice only where the calculator rolls them); ANTI X+ 2+ to 6+."""
+    message = _read(_scenario(**{"weapons.0.abilities": [ability], "weapons.0.count": 1}))
+    assert (message is None) == accepted, message
+    assert accepted or message.startswith("scenario: weapons[0].abilities[0]: ")
+
+
+def test_attack_cap_counts_the_most_every_ability_adds():
+    """MAX_ATTACKS bounds count x (A's highest + RAPID FIRE X + BLAST/CLEAVE X per five models), all weapons summed."""
+    weapon = {"name": "w", "count": 25, "A": "2D6+8", "skill": 3, "S": 4, "AP": 0, "D": 1}  # 25 x 20 = 500
+    target = {"models": [{"name": "Guard", "count": 10, "T": 3, "Sv": 5, "W": 1}]}
+    assert _read({"weapons": [weapon, dict(weapon, name="v")], "target": target}) is None  # exactly 1000
+    over = dict(weapon, name="v", abilities=["BLAST"])  # 25 more: one per five of the ten models, twice
+    message = _read({"weapons": [weapon, over], "target": target})
+    assert message == ("scenario: weapons can roll up to 1050 attack dice in all (count x the most A and "
+                       "[RAPID FIRE], [BLAST], [CLEAVE] can give); at most 1000")
+    cleave = scenario.read_weapon(dict(weapon, abilities=["CLEAVE 2", "CLEAVE 1", "RAPID FIRE 3"]), "w")
+    assert scenario.most_attacks(cleave, 10) == 25 * (20 + 3 + 2 * 2)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"target.models.0.count": 40, "target.models": [
+        {"name": f"m{i}", "count": 40 if i < 2 else 21, "T": 4, "Sv": 3, "W": 1} for i in range(3)]},
+     "target.models have 101 models in all"),
+    ({"weapons": [{"name": f"w{i}", "count": 1, "A": 1, "skill": 3, "S": 4, "AP": 0, "D": 1} for i in range(51)]},
+     "weapons must have from 1 to 50 entries, not 51"),
+    ({"target.keywords": ["INFANTRY"] * 51}, "target.keywords must have from 0 to 50 entries"),
+    ({"weapons.0.name": "x" * 101}, "weapons[0].name must be at most 100 characters, not 101"),
+    ({"target.abilities": ["FOO BAR"]}, "target.abilities[0] is 'FOO BAR', which the calculator does not read"),
+    ({"target.models.0.role": []}, "target.models[0].role must be one of bodyguard, leader, support, not a list"),
+])
+def test_sizes_and_types(change, message):
+    """Lists, strings and model totals have caps; a value of the wrong type is named, never hashed or compared."""
+    got = _read(_scenario(**change))
+    assert got is not None and message in got, got
+
+
+def test_shown_values_are_cut():
+    """A huge value is never echoed whole: one short line whatever the input."""
+    got = _read(_scenario(**{"weapons.0.A": "D6+" + "9" * 96}))
+    assert got is not None and len(got) < 160 and "…" in got, got
+    assert len(dice.shown("x" * 100_000)) == 60
+    assert dice.shown(10 ** 5000) == "a number of more than 60 digits"
+    with pytest.raises(dice.DiceError, match="has a number too long to read"):
+        dice.parse("D6+" + "9" * 5000)  # int() refuses more than 4300 digits

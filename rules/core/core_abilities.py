@@ -34,10 +34,11 @@ PLAIN = {"ASSAULT", "CLOSE-QUARTERS", "DEVASTATING WOUNDS", "EXTRA ATTACKS", "HA
          "IGNORES COVER", "INDIRECT FIRE", "LANCE", "LETHAL HITS", "ONE SHOT", "PISTOL", "PRECISION",
          "PSYCHIC", "TORRENT", "TWIN-LINKED", "STEALTH"}
 
+# ASCII only: [0-9], not \d, which also reads "٣" and "３".
 _FORM = re.compile(
-    r"^\[?\s*(?P<name>ANTI-(?P<anti>[A-Z][A-Z -]*?)\s+(?P<anti_value>\d)\+|[A-Z][A-Z -]*?[A-Z])"
-    r"(?:\s+(?P<value>D3|D6|\d+(?:D[36])?)(?P<plus>\+)?)?"
-    r"(?:\s*:\s*(?P<only>[A-Z][A-Z/ -]*))?\s*\]?$")
+    r"^\[?\s*(?P<name>ANTI-(?P<anti>[A-Z][A-Z -]*?)\s+(?P<anti_value>[0-9]+)\+|[A-Z][A-Z -]*?[A-Z])"
+    r"(?:\s+(?P<value>D3|D6|[0-9]+(?:D[36])?)(?P<plus>\+)?)?"
+    r"(?:\s*:\s*(?P<only>[A-Z][A-Z/ -]*))?\s*\]?$", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -54,29 +55,37 @@ class Ability:
 @rule("24.01")
 def parse_ability(text: str) -> Ability:
     """Read an ability as printed in square brackets; a trailing ': KEYWORD' limits whom it affects."""
-    match = _FORM.match(" ".join(text.upper().split()))
+    shown = dice.shown(text)
+    words = " ".join(text.split())
+    match = _FORM.match(words.upper()) if words.isascii() else None  # before upper(), which folds "ı" to "I"
     if not match:
-        raise AbilityError(f"{text!r} is not an ability form of chapter 24")
+        raise AbilityError(f"{shown} is not an ability form of chapter 24")
+    if len(match.group("anti_value") or match.group("value") or "") > 9:  # and int() refuses thousands of digits
+        raise AbilityError(f"{shown}: its number is too large for any ability")
     only = tuple(k.strip() for k in match.group("only").split("/")) if match.group("only") else ()
     if match.group("anti"):
-        return Ability("ANTI", int(match.group("anti_value")), match.group("anti").strip(), only, text)
+        threshold = int(match.group("anti_value"))
+        if not 2 <= threshold <= 6:  # a D6 wound roll: 1 always fails (05.02), 7+ never comes up
+            raise AbilityError(f"{shown}: ANTI-KEYWORD X+ takes X from 2 to 6, not {threshold}")
+        return Ability("ANTI", threshold, match.group("anti").strip(), only, text)
     name = match.group("name").strip()
     value = match.group("value")
+    number = value is not None and "D" not in value  # the regex's other forms all roll dice
     if name == "FEEL NO PAIN":
-        if not (value and value.isdigit() and match.group("plus") and 2 <= int(value) <= 6):
-            raise AbilityError(f"{text!r}: Feel No Pain takes the form 'FEEL NO PAIN X+' with X from 2 to 6")
+        if not (number and match.group("plus") and 2 <= int(value) <= 6):
+            raise AbilityError(f"{shown}: Feel No Pain takes the form 'FEEL NO PAIN X+' with X from 2 to 6")
         return Ability(name, int(value), "", only, text)
     if name in PLAIN:
         if value:
-            raise AbilityError(f"{text!r}: {name} takes no number")
+            raise AbilityError(f"{shown}: {name} takes no number")
         return Ability(name, None, "", only, text)
     if name not in NUMBERED:
-        raise AbilityError(f"{text!r} is not a weapon or core ability the Core Rules define")
+        raise AbilityError(f"{shown} is not a weapon or core ability the Core Rules define")
     if value is None:
         if NUMBERED[name] == "required":
-            raise AbilityError(f"{text!r}: {name} always takes the form [{name} X]")
+            raise AbilityError(f"{shown}: {name} always takes the form [{name} X]")
         return Ability(name, 1, "", only, text)
-    return Ability(name, int(value) if value.isdigit() else dice.parse(value), "", only, text)
+    return Ability(name, int(value) if number else dice.parse(value), "", only, text)
 
 
 @rule("24.01")
