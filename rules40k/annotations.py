@@ -1,17 +1,35 @@
 """Loading and validating the hand-written annotations under spec/<document>/annotations/.
 
-Every loader names the file and entry in its error, so a typo in a YAML file
-gives one clear sentence instead of a traceback.
+Every loader checks what it reads — the keys each entry must and may have, the type of each value
+and that each reference names a section of its ruleset — and names the file, the entry and its line
+in its error, so a typo in a YAML file gives one clear sentence instead of a traceback or a silently
+wrong result. ``rules40k.validate`` runs every loader before ``coverage`` and ``verify`` do anything.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
+from rules import spec
 from rules40k import SPEC_ROOT
+
+
+class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The safe loader, refusing a key written twice in one mapping (YAML keeps the last one silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: set = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if isinstance(key, (str, int, float, bool)) and key in seen:
+                    raise yaml.constructor.ConstructorError(None, None, f"found the key {key!r} twice",
+                                                            key_node.start_mark)
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 class AnnotationError(ValueError):
@@ -21,9 +39,13 @@ class AnnotationError(ValueError):
 def _load(path: Path, expected: type) -> Any:
     try:
         with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+            data = yaml.load(handle, Loader=StrictLoader)
     except FileNotFoundError:
         return expected()
+    except UnicodeDecodeError as error:
+        raise AnnotationError(f"{path}: byte {error.start} is not valid UTF-8") from None
+    except OSError as error:
+        raise AnnotationError(f"{path}: cannot be read ({error.strerror})") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -35,23 +57,160 @@ def _load(path: Path, expected: type) -> Any:
     return data
 
 
+def shown(value: Any, limit: int = 60) -> str:
+    """A value for a message, cut to about ``limit`` characters."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def line_of(path: Path, trail: tuple) -> int | None:
+    """The line of the value at ``trail`` (list indexes from 0, mapping keys) in a YAML file, for errors only."""
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=StrictLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    line = node.start_mark.line + 1 if node else None
+    for step in trail:
+        if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+            node = node.value[step]
+        elif isinstance(node, yaml.MappingNode):
+            found = [(k, v) for k, v in node.value if k.value == str(step)]
+            if not found:
+                break
+            node = found[0][1]
+        else:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
 def annotations_dir(document: str = "core", root: Path = SPEC_ROOT) -> Path:
     return root / document / "annotations"
 
 
-def _require(path: Path, index: int, entry: Any, keys: tuple[str, ...]) -> None:
-    if not isinstance(entry, dict):
-        raise AnnotationError(f"{path}: entry {index} is not a mapping")
-    for key in keys:
-        if key not in entry:
-            raise AnnotationError(f"{path}: entry {index} ({entry.get('id', '?')}) lacks {key!r}")
+# --------------------------------------------------------------------------
+# What each kind of entry holds
+# --------------------------------------------------------------------------
+
+Kind = tuple[Callable[[Any], bool], str]  # a test and what it asks for, for the message
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+TEXT: Kind = (lambda v: isinstance(v, str) and bool(v.strip()), "a non-empty string")
+LINE: Kind = (_whole, "a line number (a whole number from 1)")
+FLAG: Kind = (lambda v: isinstance(v, bool), "true or false")
+MAPPING: Kind = (lambda v: isinstance(v, dict), "a mapping")
+ANY: Kind = (lambda v: True, "anything")
+TEXT_OR_NUMBER: Kind = (lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool), "a string or a number")
+REFS: Kind = (lambda v: isinstance(v, list) and bool(v) and all(isinstance(r, str) for r in v),
+              "a non-empty list of references (strings)")
+
+# A field is (kind, required); a kind is a Kind, a nested field table, or [table] for a non-empty list of them.
+EVIDENCE = {"document": (TEXT, True), "line": (LINE, True), "quote": (TEXT, True)}
+READING = {"id": (TEXT, True), "text": (TEXT, True)}
+SOURCE = {"kind": (TEXT, True), "title": (TEXT, False), "line": (LINE, False)}
+
+EXAMPLE = {"id": (TEXT, True), "ref": (TEXT, True), "name": (TEXT, True), "source": (SOURCE, True),
+           "call": (TEXT, True), "args": (MAPPING, False), "expect": (ANY, True), "select": (TEXT, False)}
+RESTORATION = {"id": (TEXT, True), "ref": (TEXT, True), "find": (TEXT, True), "restore": (TEXT, True),
+               "value": (TEXT_OR_NUMBER, False), "evidence": ([EVIDENCE], True), "reasoning": (TEXT, True),
+               "heading": (FLAG, False)}
+INTERPRETATION = {"id": (TEXT, True), "refs": (REFS, True), "question": (TEXT, True), "readings": ([READING], True),
+                  "chosen": (TEXT, True), "evidence": ([EVIDENCE], True), "reasoning": (TEXT, False),
+                  "consequence": (TEXT, False)}
+FINDING = {"id": (TEXT, True), "refs": (REFS, True), "kind": (TEXT, True), "summary": (TEXT, True),
+           "evidence": ([EVIDENCE], True), "check": (TEXT, False), "interpretation": (TEXT, False)}
+FINDING_KINDS = ("gap", "contradiction", "unreachable", "ambiguity", "no-legal-choice", "non-termination")
+
+
+def _fields(path: Path, where: str, trail: tuple, value: Any, table: dict) -> None:
+    """``value`` has the keys of ``table`` it must, none it may not, and each of the kind asked for."""
+    name = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in trail[1:]).lstrip(".")
+
+    def fail(problem: str, at: tuple = trail) -> AnnotationError:
+        line = line_of(path, at)
+        return AnnotationError(f"{where}{f', line {line}' if line else ''}: {problem}")
+
+    if not isinstance(value, dict):
+        raise fail(f"{name or 'the entry'} must be a mapping, not {shown(value)}")
+    for key in value:
+        if key not in table:
+            hint = " (a comma or colon in an unquoted value?)" if value[key] is None else ""
+            raise fail(f"unknown key {shown(key)}{f' in {name}' if name else ''}{hint}; expected "
+                       + ", ".join(table), trail + (key,))
+    for key, (kind, required) in table.items():
+        label = f"{name}.{key}" if name else key
+        if key not in value:
+            if required:
+                raise fail(f"lacks {label!r}")
+            continue
+        item = value[key]
+        if isinstance(kind, dict):
+            _fields(path, where, trail + (key,), item, kind)
+        elif isinstance(kind, list):
+            if not isinstance(item, list) or not item:
+                raise fail(f"{label} must be a non-empty list, not {shown(item)}", trail + (key,))
+            for index, part in enumerate(item):
+                _fields(path, where, trail + (key, index), part, kind[0])
+        elif not kind[0](item):
+            raise fail(f"{label} must be {kind[1]}, not {shown(item)}", trail + (key,))
+
+
+def _entry(path: Path, index: int, entry: Any, table: dict) -> None:
+    """Check entry ``index`` (from 1) of a list file against its field table."""
+    label = f" ({entry['id']})" if isinstance(entry, dict) and isinstance(entry.get("id"), str) else ""
+    _fields(path, f"{path}: entry {index}{label}", (index - 1,), entry, table)
+
+
+def _problem(path: Path, index: int, entry: dict, trail: tuple, problem: str) -> AnnotationError:
+    """One sentence about entry ``index`` of a list file, with the line of the value at ``trail`` in it."""
+    line = line_of(path, (index - 1, *trail))
+    return AnnotationError(f"{path}: entry {index} ({entry['id']}){f', line {line}' if line else ''}: {problem}")
+
+
+def _known(document: str, root: Path) -> set[str]:
+    """The references a ruleset's annotations may name: its sections and appendix entries."""
+    return set(spec.sections(document, root))
+
+
+def _check_ref(path: Path, index: int, entry: dict, trail: tuple, document: str, root: Path) -> None:
+    """A local reference must be a section of ``document``; a qualified one ("core:05.02") one of its ruleset."""
+    ref = entry
+    for step in trail:
+        ref = ref[step]
+    name, local = spec.split_ref(ref) if ":" in ref else (document, ref)
+    label = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in trail).lstrip(".")
+    if name not in spec.rulesets():
+        raise _problem(path, index, entry, trail, f"{label} {shown(ref)} names no ruleset")
+    if local not in _known(name, root):
+        raise _problem(path, index, entry, trail, f"{label} {shown(ref)} is not a section of the {name} ruleset")
+
+
+def _unique(records: list[tuple[Path, int, dict]]) -> None:
+    """Ids are unique across a kind's files."""
+    seen: dict[str, Path] = {}
+    for path, index, entry in records:
+        if entry["id"] in seen:
+            raise _problem(path, index, entry, ("id",),
+                           f"repeats id {entry['id']!r} (first in {seen[entry['id']].name})")
+        seen[entry["id"]] = path
+
+
+# --------------------------------------------------------------------------
+# The loaders
+# --------------------------------------------------------------------------
 
 
 def restorations(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     path = annotations_dir(document, root) / "restorations.yaml"
     data = _load(path, list)
     for index, entry in enumerate(data, 1):
-        _require(path, index, entry, ("id", "ref", "find", "restore", "evidence"))
+        _entry(path, index, entry, RESTORATION)
+        _check_ref(path, index, entry, ("ref",), document, root)
+    _unique([(path, index, entry) for index, entry in enumerate(data, 1)])
     return data
 
 
@@ -62,30 +221,27 @@ def _files(document: str, root: Path, name: str) -> list[Path]:
     return ([single] if single.exists() else []) + sorted((base / name).glob("*.yaml"))
 
 
-def _records(document: str, root: Path, name: str, keys: tuple[str, ...]) -> list[dict]:
-    out: list[dict] = []
-    seen: dict[str, Path] = {}
+def _records(document: str, root: Path, name: str, table: dict) -> list[tuple[Path, int, dict]]:
+    """(file, entry index from 1, entry) of every entry of ``name``.yaml and ``name``/*.yaml, checked."""
+    out: list[tuple[Path, int, dict]] = []
     for path in _files(document, root, name):
         for index, entry in enumerate(_load(path, list), 1):
-            _require(path, index, entry, keys)
-            if entry["id"] in seen:
-                raise AnnotationError(f"{path}: entry {index} repeats id {entry['id']!r} (first in {seen[entry['id']].name})")
-            seen[entry["id"]] = path
-            out.append(entry)
+            _entry(path, index, entry, table)
+            for position in range(len(entry["refs"])):
+                _check_ref(path, index, entry, ("refs", position), document, root)
+            out.append((path, index, entry))
+    _unique(out)
     return out
 
 
 def interpretations(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     """Recorded readings of ambiguous text (interpretations.yaml and interpretations/*.yaml)."""
-    out = _records(document, root, "interpretations", ("id", "refs", "question", "readings", "chosen", "evidence"))
-    for entry in out:
-        if entry["chosen"] not in {r.get("id") for r in entry["readings"]}:
-            raise AnnotationError(f"interpretation {entry['id']!r} chooses {entry['chosen']!r}, "
-                                  "which is not one of its readings")
-    return out
-
-
-FINDING_KINDS = ("gap", "contradiction", "unreachable", "ambiguity", "no-legal-choice", "non-termination")
+    records = _records(document, root, "interpretations", INTERPRETATION)
+    for path, index, entry in records:
+        if entry["chosen"] not in {r["id"] for r in entry["readings"]}:
+            raise _problem(path, index, entry, ("chosen",), f"chooses {entry['chosen']!r}, which is not one of its "
+                                                         "readings")
+    return [entry for _, _, entry in records]
 
 
 def findings(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
@@ -94,12 +250,20 @@ def findings(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     Each names its sections, its kind, the evidence, the check that shows it
     (a proof or property id) and the interpretation the code follows instead.
     """
-    out = _records(document, root, "findings", ("id", "refs", "kind", "summary", "evidence"))
-    for entry in out:
+    records = _records(document, root, "findings", FINDING)
+    recorded = None
+    for path, index, entry in records:
         if entry["kind"] not in FINDING_KINDS:
-            raise AnnotationError(f"finding {entry['id']!r} has kind {entry['kind']!r}; expected one of "
-                                  + ", ".join(FINDING_KINDS))
-    return out
+            raise _problem(path, index, entry, ("kind",), f"kind {shown(entry['kind'])} is not one of "
+                                                       + ", ".join(FINDING_KINDS))
+        if "interpretation" in entry:
+            if recorded is None:  # the recorded interpretations' ids (read here, not through a patchable loader)
+                recorded = {e["id"] for _, _, e in _records(document, root, "interpretations", INTERPRETATION)}
+            if entry["interpretation"] not in recorded:
+                raise _problem(path, index, entry, ("interpretation",),
+                               f"interpretation {shown(entry['interpretation'])} is not recorded in {document}'s "
+                               "interpretations")
+    return [entry for _, _, entry in records]
 
 
 def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, dict[str, str]]:
@@ -110,21 +274,39 @@ def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, di
     """
     out: dict[str, dict[str, str]] = {}
     chapters: dict[str, dict] = {}
+    sections = spec.sections(document, root)
+    numbers = {str(section["chapter"]["number"]) for section in sections.values()}
     for path in _files(document, root, "status"):
         data = _load(path, dict)
+
+        def fail(trail: tuple, problem: str) -> AnnotationError:
+            line = line_of(path, trail)
+            return AnnotationError(f"{path}{f': line {line}' if line else ''}: {problem}")
+
+        for key in data:
+            if key not in ("inert", "deferred", "chapters"):
+                raise fail((key,), f"unknown key {shown(key)}; expected inert, deferred, chapters")
         for status in ("inert", "deferred"):
             entries = data.get(status) or {}
             if not isinstance(entries, dict):
-                raise AnnotationError(f"{path}: {status!r} must map references to reasons")
+                raise fail((status,), f"{status!r} must map references to reasons")
             for ref, reason in entries.items():
                 if not isinstance(reason, str) or not reason.strip():
-                    raise AnnotationError(f"{path}: {status} {ref} needs a reason")
+                    raise fail((status, ref), f"{status} {ref} needs a reason")
+                if str(ref) not in sections:
+                    raise fail((status, ref), f"{status} {shown(ref)} is not a section of the {document} ruleset")
                 if str(ref) in out:
-                    raise AnnotationError(f"{path}: {ref} already has a recorded status")
+                    raise fail((status, ref), f"{ref} already has a recorded status")
                 out[str(ref)] = {"status": status, "reason": reason.strip()}
-        for chapter, entry in (data.get("chapters") or {}).items():
+        entries = data.get("chapters") or {}
+        if not isinstance(entries, dict):
+            raise fail(("chapters",), "'chapters' must map chapter names to a status and a reason")
+        for chapter, entry in entries.items():
+            if str(chapter) not in numbers:
+                raise fail(("chapters", chapter), f"chapters {shown(chapter)} is not a chapter of the {document} "
+                                                  "ruleset")
             if not isinstance(entry, dict) or entry.get("status") not in {"inert", "deferred"} or not entry.get("reason"):
-                raise AnnotationError(f"{path}: chapters {chapter} needs a status (inert or deferred) and a reason")
+                raise fail(("chapters", chapter), f"chapters {chapter} needs a status (inert or deferred) and a reason")
             chapters[str(chapter)] = entry
     return {"sections": out, "chapters": chapters}
 
@@ -132,15 +314,12 @@ def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, di
 def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     """Worked examples as data, from every file in annotations/examples/."""
     folder = annotations_dir(document, root) / "examples"
-    out: list[dict] = []
-    seen: dict[str, Path] = {}
+    records: list[tuple[Path, int, dict]] = []
     for path in sorted(folder.glob("*.yaml")):
-        data = _load(path, list)
-        for index, entry in enumerate(data, 1):
-            _require(path, index, entry, ("id", "ref", "name", "source", "call", "expect"))
-            if entry["id"] in seen:
-                raise AnnotationError(f"{path}: entry {index} repeats example id {entry['id']!r} "
-                                      f"(first in {seen[entry['id']].name})")
-            seen[entry["id"]] = path
-            out.append({**entry, "file": str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)})
-    return out
+        for index, entry in enumerate(_load(path, list), 1):
+            _entry(path, index, entry, EXAMPLE)
+            _check_ref(path, index, entry, ("ref",), document, root)
+            records.append((path, index, entry))
+    _unique(records)
+    return [{**entry, "file": str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)}
+            for path, _, entry in records]

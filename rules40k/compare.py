@@ -16,9 +16,10 @@ from typing import Any, Iterable
 
 from rules import spec
 from rules40k import SPEC_ROOT
-from rules40k.annotations import AnnotationError, _load
+from rules40k.annotations import AnnotationError, _load, line_of, shown
 
 VERDICTS = ("agrees", "differs", "not-covered")
+ENTRY_KEYS = ("claim", "core", "compare", "not_covered", "note")
 MAX_CELLS = 250_000  # a domain larger than this is a mistake in the map, not something to enumerate
 
 
@@ -29,33 +30,49 @@ def concept_map(ruleset: str, root: Path = SPEC_ROOT) -> list[dict]:
     if not path.exists():
         return []
     entries = _load(path, list)
-    claims = spec.sections(ruleset)
+    claims = spec.sections(ruleset, root)
+    core = spec.sections(spec.DEFAULT_RULESET, root)
     seen: set[str] = set()
     for index, entry in enumerate(entries, 1):
         where = f"{path}: entry {index}"
         if not isinstance(entry, dict) or not isinstance(entry.get("claim"), str):
             raise AnnotationError(f"{where} needs a 'claim' (a reference of {ruleset})")
         claim = entry["claim"]
+        where += f" ({shown(claim)})"
+
+        def fail(problem: str, key: str) -> AnnotationError:
+            line = line_of(path, (index - 1, key))
+            return AnnotationError(f"{where}{f', line {line}' if line else ''}: {problem}")
+
+        unknown = [key for key in entry if key not in ENTRY_KEYS]
+        if unknown:
+            raise fail(f"unknown key {shown(unknown[0])}; expected {', '.join(ENTRY_KEYS)}", unknown[0])
+        if not isinstance(entry.get("note", ""), str):
+            raise fail(f"'note' must be a string, not {shown(entry['note'])}", "note")
         if claim not in claims:
-            raise AnnotationError(f"{where}: {claim!r} is not an entry of {ruleset}")
+            raise fail(f"{shown(claim)} is not an entry of {ruleset}", "claim")
         if claim in seen:
-            raise AnnotationError(f"{where}: {claim!r} is mapped twice")
+            raise fail(f"{shown(claim)} is mapped twice", "claim")
         seen.add(claim)
         other = entry.get("core") or []
         if not isinstance(other, list) or not all(isinstance(r, str) for r in other):
-            raise AnnotationError(f"{where} ({claim}): 'core' must be a list of Core Rules references")
-        unknown = [r for r in other if r not in spec.sections(spec.DEFAULT_RULESET)]
+            raise fail("'core' must be a list of Core Rules references", "core")
+        unknown = [r for r in other if r not in core]
         if unknown:
-            raise AnnotationError(f"{where} ({claim}): {unknown} are not Core Rules sections")
+            raise fail(f"{shown(unknown)} are not Core Rules sections", "core")
         if ("compare" in entry) == ("not_covered" in entry):
-            raise AnnotationError(f"{where} ({claim}) needs exactly one of 'compare' or 'not_covered'")
+            raise fail("needs exactly one of 'compare' or 'not_covered'", "claim")
         if "compare" in entry:
             compare = entry["compare"]
-            if not isinstance(compare, dict) or not all(k in compare for k in (ruleset, "core", "inputs")):
-                raise AnnotationError(f"{where} ({claim}): 'compare' needs '{ruleset}', 'core' and 'inputs'")
+            if not isinstance(compare, dict) or sorted(compare) != sorted((ruleset, "core", "inputs")):
+                raise fail(f"'compare' needs exactly '{ruleset}', 'core' and 'inputs'", "compare")
+            for side in (ruleset, "core"):
+                if not isinstance(compare[side], str) or "." not in compare[side]:
+                    raise fail(f"compare.{side} must name a function (module.function), not {shown(compare[side])}",
+                               "compare")
             _domain(compare["inputs"], where)
         elif not (isinstance(entry["not_covered"], str) and entry["not_covered"].strip()):
-            raise AnnotationError(f"{where} ({claim}): 'not_covered' needs the reason")
+            raise fail("'not_covered' needs the reason", "not_covered")
     return entries
 
 
@@ -73,7 +90,7 @@ def _domain(inputs: Any, where: str) -> dict[str, list[Any]]:
         elif isinstance(values, dict) and isinstance(values.get("values"), list) and values["values"]:
             out[name] = list(values["values"])
         else:
-            raise AnnotationError(f"{where}: input {name!r} must be [low, high], 'bool' or {{values: [...]}}")
+            raise AnnotationError(f"{where}: input {shown(name)} must be [low, high], 'bool' or {{values: [...]}}")
     size = 1
     for values in out.values():
         size *= len(values)

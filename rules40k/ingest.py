@@ -4,12 +4,17 @@ The document is cut into blocks at headings. A heading carrying a reference
 (``ARMIES 01.01``) starts a section; unnumbered boxes (side notes, figures,
 chapter introductions, page headers) are placed by the hand-written layout
 annotation, so every editorial decision about where a box belongs is written
-down once and checked against the document on every run. Output is written to
-a temporary folder and moved into place only when everything succeeded.
+down once and checked against the document on every run. Before anything is
+written, the document's structure is checked against structure.yaml (every
+chapter, section, appendix entry and FAQ, in order, and its last line), so a
+deleted, renumbered, repeated or cut-off part is one sentence naming the line.
+Output is written to a temporary folder and swapped into place only when
+everything succeeded.
 """
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import os
 import re
@@ -151,6 +156,10 @@ class Layout:
     primary_printing: dict[str, int]
     document: dict
 
+    KEYS = ("document", "blocks", "drop", "see_also_groups", "primary_printing")
+    ENTRY_KEYS = {"blocks": ("heading", "start", "occurrence", "kind", "ref", "chapter", "slug", "title", "why"),
+                  "drop": ("heading", "start", "occurrence", "why")}
+
     @classmethod
     def load(cls, path: Path) -> "Layout":
         data = _load_annotation(path)
@@ -159,34 +168,61 @@ class Layout:
         for key in ("document", "blocks"):
             if key not in data:
                 raise IngestError(f"{path}: missing required key {key!r}")
+        for key in data:
+            if key not in cls.KEYS:
+                raise IngestError(f"{path}: unknown key {shown(key)} (expected {', '.join(cls.KEYS)})")
+        if not isinstance(data["document"], dict):
+            raise IngestError(f"{path}: 'document' must be a mapping (title, edition, version, publisher)")
         blocks = data.get("blocks") or []
+        drops = data.get("drop") or []
+        for part, entries in (("blocks", blocks), ("drop", drops)):
+            if not isinstance(entries, list):
+                raise IngestError(f"{path}: {part!r} must be a list")
+            for index, entry in enumerate(entries, 1):
+                where = f"{path}: {part} entry {index}"
+                if not isinstance(entry, dict) or ("heading" in entry) == ("start" in entry):
+                    raise IngestError(f"{where} must have exactly one of 'heading' or 'start'")
+                for key, value in entry.items():
+                    if key not in cls.ENTRY_KEYS[part]:
+                        raise IngestError(f"{where} has unknown key {shown(key)} "
+                                          f"(expected {', '.join(cls.ENTRY_KEYS[part])})")
+                    wanted = int if key == "occurrence" else str
+                    if not isinstance(value, wanted) or isinstance(value, bool) or (wanted is int and value < 1):
+                        what = "a whole number from 1" if wanted is int else "a string"
+                        raise IngestError(f"{where}: {key!r} must be {what}, not {shown(value)}")
         for index, entry in enumerate(blocks, 1):
             where = f"{path}: blocks entry {index}"
-            if not isinstance(entry, dict) or ("heading" in entry) == ("start" in entry):
-                raise IngestError(f"{where} must have exactly one of 'heading' or 'start'")
             if entry.get("kind") not in {"chapter_intro", "rule", "note", "figure", "appendix", "faq", "front"}:
                 raise IngestError(f"{where} has unknown kind {entry.get('kind')!r}")
             if entry["kind"] in {"rule", "note", "figure"} and not entry.get("ref"):
                 raise IngestError(f"{where} ({entry['kind']}) needs a 'ref'")
             if entry["kind"] == "chapter_intro" and not entry.get("chapter"):
                 raise IngestError(f"{where} (chapter_intro) needs a 'chapter'")
-        drops = data.get("drop") or []
-        for index, entry in enumerate(drops, 1):
-            if not isinstance(entry, dict) or ("heading" in entry) == ("start" in entry):
-                raise IngestError(f"{path}: drop entry {index} must have exactly one of 'heading' or 'start'")
         primary = data.get("primary_printing") or {}
+        if not isinstance(primary, dict):
+            raise IngestError(f"{path}: 'primary_printing' must map references to printing numbers")
         for ref, choice in primary.items():
-            if not isinstance(choice, int) or choice < 1:
+            if not isinstance(choice, int) or isinstance(choice, bool) or choice < 1:
                 raise IngestError(f"{path}: primary_printing {ref} must be a printing number from 1")
-        return cls(path, blocks, drops, data.get("see_also_groups") or {}, primary, data["document"])
+        groups = data.get("see_also_groups") or {}
+        if not isinstance(groups, dict) or not all(isinstance(refs, list) and all(isinstance(r, str) for r in refs)
+                                                   for refs in groups.values()):
+            raise IngestError(f"{path}: 'see_also_groups' must map each group heading to a list of references")
+        return cls(path, blocks, drops, groups, primary, data["document"])
 
 
 def _load_annotation(path: Path) -> Any:
+    from rules40k.annotations import StrictLoader
+
     try:
         with open(path, encoding="utf-8") as handle:
-            return yaml.safe_load(handle)
+            return yaml.load(handle, Loader=StrictLoader)
     except FileNotFoundError:
         raise IngestError(f"{path}: annotation file not found") from None
+    except UnicodeDecodeError as error:
+        raise IngestError(f"{path}: byte {error.start} is not valid UTF-8") from None
+    except OSError as error:
+        raise IngestError(f"{path}: cannot be read ({error.strerror})") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -232,8 +268,11 @@ def contents_chapters(lines: list[Line], path: Path) -> dict[str, str]:
     return chapters
 
 
-def segment(lines: list[Line], layout: Layout, path: Path) -> list[Block]:
-    """Cut the document into blocks, applying the layout annotation."""
+def segment(lines: list[Line], layout: Layout, path: Path) -> tuple[list[Block], str]:
+    """Cut the document into blocks, applying the layout annotation.
+
+    Also returns the complaint about the first layout entry that matched nothing ("" if none): the caller
+    raises it after checking the document's structure, whose sentence says better what is wrong."""
     counts: dict = {}
     used_blocks: set[int] = set()
     used_drops: set[int] = set()
@@ -343,14 +382,14 @@ def segment(lines: list[Line], layout: Layout, path: Path) -> list[Block]:
     for index, entry in enumerate(layout.blocks):
         if index not in used_blocks:
             what = entry.get("heading") or entry.get("start")
-            raise IngestError(
-                f"{layout.path}: blocks entry {index + 1} ({what!r}, occurrence {entry.get('occurrence', 1)}) "
-                f"matches nothing in {path}; the document may be truncated or a different version")
+            return blocks, (f"{layout.path}: blocks entry {index + 1} ({what!r}, occurrence "
+                            f"{entry.get('occurrence', 1)}) matches nothing in {path}; the document may be "
+                            "truncated or a different version")
     for index, entry in enumerate(layout.drops):
         if index not in used_drops:
             what = entry.get("heading") or entry.get("start")
-            raise IngestError(f"{layout.path}: drop entry {index + 1} ({what!r}) matches nothing in {path}")
-    return blocks
+            return blocks, f"{layout.path}: drop entry {index + 1} ({what!r}) matches nothing in {path}"
+    return blocks, ""
 
 
 def split_notes(text: str) -> tuple[str, list[dict]]:
@@ -432,34 +471,251 @@ def parse_faqs(block: Block) -> list[dict]:
     return entries
 
 
-def build(lines: list[Line], layout: Layout, path: Path) -> dict:
-    """Assemble chapters, sections, the appendix and the ingest report."""
+# --------------------------------------------------------------------------
+# The document's structure
+# --------------------------------------------------------------------------
+
+
+def shown(text: str, limit: int = 60, end: bool = False) -> str:
+    """A piece of the document for a message: one line, cut to about ``limit`` characters (its end kept
+    with ``end``, where the end is what differs)."""
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = "…" + text[1 - limit:] if end else text[: limit - 1] + "…"
+    return repr(text)
+
+
+def paragraphs(lines: list[Line]) -> list[tuple[int, int, str]]:
+    """(first line, last line, text) of each run of non-empty lines."""
+    out: list[tuple[int, int, str]] = []
+    run: list[Line] = []
+    for line in [*lines, Line(0, "", "")]:
+        if line.text:
+            run.append(line)
+        elif run:
+            out.append((run[0].number, run[-1].number, "\n".join(l.text for l in run)))
+            run = []
+    return out
+
+
+@dataclass
+class Structure:
+    """The shape the Core Rules must have (structure.yaml), validated as it is read.
+
+    The ingest compares the document with it before writing anything: a deleted heading would
+    otherwise merge a section into its neighbour, and a repeated or truncated text would be
+    ingested without a word.
+    """
+
+    path: Path
+    chapters: list[dict]
+    appendix: list[str]
+    faqs: int
+    last_line: str
+
+    KEYS = ("chapters", "appendix", "faqs", "last_line")
+    CHAPTER_KEYS = ("number", "title", "sections", "last", "printed")
+
+    @classmethod
+    def load(cls, path: Path) -> "Structure":
+        data = _load_annotation(path)
+        if not isinstance(data, dict):
+            raise IngestError(f"{path}: expected a mapping at the top level")
+        for key in data:
+            if key not in cls.KEYS:
+                raise IngestError(f"{path}: unknown key {shown(key)} (expected {', '.join(cls.KEYS)})")
+        for key in cls.KEYS:
+            if key not in data:
+                raise IngestError(f"{path}: missing required key {key!r}")
+        chapters = data["chapters"]
+        if not isinstance(chapters, list) or not chapters:
+            raise IngestError(f"{path}: 'chapters' must be a non-empty list")
+        own: dict[str, list[str]] = {}
+        for index, chapter in enumerate(chapters, 1):
+            where = f"{path}: chapters entry {index}"
+            if not isinstance(chapter, dict):
+                raise IngestError(f"{where} must be a mapping")
+            for key in chapter:
+                if key not in cls.CHAPTER_KEYS:
+                    raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(cls.CHAPTER_KEYS)})")
+            number = chapter.get("number")
+            if not (isinstance(number, str) and re.fullmatch(r"\d\d", number)):
+                raise IngestError(f"{where}: 'number' must be two digits in quotes (\"01\"), not {shown(number)}")
+            if own and number <= list(own)[-1]:
+                raise IngestError(f"{where}: chapter {number} comes after chapter {list(own)[-1]}")
+            for key in ("title", "last"):
+                if not (isinstance(chapter.get(key), str) and chapter[key].strip()):
+                    raise IngestError(f"{where} (chapter {number}): {key!r} must be a non-empty string")
+            count = chapter.get("sections")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise IngestError(f"{where} (chapter {number}): 'sections' must be a whole number from 1, "
+                                  f"not {shown(count)}")
+            own[number] = [f"{number}.{n:02d}" for n in range(1, count + 1)]
+        known = {ref for refs in own.values() for ref in refs}
+        printed: set[str] = set()
+        for index, chapter in enumerate(chapters, 1):
+            order = chapter.get("printed", own[chapter["number"]])
+            if not isinstance(order, list) or not all(isinstance(ref, str) for ref in order):
+                raise IngestError(f"{path}: chapters entry {index}: 'printed' must be a list of references")
+            for ref in order:
+                if ref not in known:
+                    raise IngestError(f"{path}: chapters entry {index}: 'printed' lists {shown(ref)}, which is not "
+                                      "a section of the chapters listed")
+            printed.update(order)
+        if known - printed:
+            raise IngestError(f"{path}: {min(known - printed)} is in no chapter's 'printed' order")
+        appendix = data["appendix"]
+        if not isinstance(appendix, list) or not all(isinstance(s, str) and s and slugify(s) == s for s in appendix):
+            raise IngestError(f"{path}: 'appendix' must be a list of slugs (lower-case words joined by '-')")
+        faqs = data["faqs"]
+        if isinstance(faqs, bool) or not isinstance(faqs, int) or faqs < 1:
+            raise IngestError(f"{path}: 'faqs' must be a whole number from 1, not {shown(faqs)}")
+        if not (isinstance(data["last_line"], str) and data["last_line"].strip()):
+            raise IngestError(f"{path}: 'last_line' must be the document's last line")
+        return cls(path, [dict(c) for c in chapters], list(appendix), faqs, " ".join(data["last_line"].split()))
+
+    def printed(self) -> list[str]:
+        """Every numbered section printing the document must have, in order."""
+        return [ref for c in self.chapters
+                for ref in c.get("printed") or [f"{c['number']}.{n:02d}" for n in range(1, c["sections"] + 1)]]
+
+    def _describe(self, ref: str) -> str:
+        chapter = next((c for c in self.chapters if c["number"] == ref[:2]), None)
+        if chapter and ref == f"{chapter['number']}.{chapter['sections']:02d}":
+            return f"{ref} {chapter['last']}, the last section of chapter {chapter['number']},"
+        return ref
+
+    def check(self, lines: list[Line], contents: dict[str, str], blocks: list[Block], path: Path) -> None:
+        """Raise, naming the line, the first way the document departs from this shape."""
+        self._check_contents(lines, contents, path)
+        self._check_sections(blocks, path)
+        self._check_appendix(blocks, path)
+        self._check_end(lines, blocks, path)
+
+    def _check_contents(self, lines: list[Line], contents: dict[str, str], path: Path) -> None:
+        def line_of(number: str) -> int:
+            return next((l.number for l in lines if re.search(rf"\b{number}\. [A-Z]", l.text)), 1)
+
+        got = sorted(contents.items())  # the contents are printed in columns
+        for index, chapter in enumerate(self.chapters):
+            want = (chapter["number"], chapter["title"])
+            if index == len(got):
+                raise IngestError(f"{path}: line {line_of(got[-1][0])}: the table of contents ends at chapter "
+                                  f"{got[-1][0]}; chapter {want[0]} {want[1]} is missing")
+            if got[index] != want:
+                raise IngestError(f"{path}: line {line_of(got[index][0])}: the table of contents lists chapter "
+                                  f"{got[index][0]} {shown(got[index][1])} where {self.path.name} expects {want[0]} "
+                                  f"{shown(want[1])}")
+        if len(got) > len(self.chapters):
+            extra = got[len(self.chapters)]
+            raise IngestError(f"{path}: line {line_of(extra[0])}: the table of contents lists chapter {extra[0]} "
+                              f"{shown(extra[1])}, which {self.path.name} does not")
+
+    def _check_sections(self, blocks: list[Block], path: Path) -> None:
+        printings = [(ref, block) for block in blocks if block.kind == "section" for ref in block.refs]
+        expected = self.printed()
+        total = collections.Counter(expected)  # a reprinted section is expected more than once
+        first: dict[str, int] = {}
+        count: collections.Counter = collections.Counter()
+        for index, want in enumerate(expected):
+            previous = printings[index - 1] if index else None
+            if index == len(printings):
+                where = f"stop at {previous[0]} (line {previous[1].start})" if previous else "are missing"
+                raise IngestError(f"{path}: the numbered sections {where}: {self._describe(want)} is missing, "
+                                  "or the document is cut short")
+            ref, block = printings[index]
+            if ref != want:
+                if ref not in total:
+                    problem = f"{ref} is not a section {self.path.name} lists"
+                elif count[ref] >= total[ref]:
+                    problem = (f"{ref} is printed again (first at line {first[ref]}) where {self._describe(want)} "
+                               "should be")
+                elif previous and previous[0][:2] == want[:2] != ref[:2]:
+                    chapter = next(c for c in self.chapters if c["number"] == want[:2])
+                    problem = (f"{ref} follows {previous[0]}, so chapter {want[:2]} ends there, but {self.path.name} "
+                               f"gives it {chapter['sections']} sections: {self._describe(want)} is missing")
+                else:
+                    after = f" follows {previous[0]}, but" if previous else " comes first, but"
+                    problem = f"{ref}{after} {self._describe(want)} should come first: it is missing or out of order"
+                raise IngestError(f"{path}: line {block.start}: {problem}")
+            first.setdefault(ref, block.start)
+            count[ref] += 1
+        if len(printings) > len(expected):
+            ref, block = printings[len(expected)]
+            raise IngestError(f"{path}: line {block.start}: {ref} is printed after the last section, {expected[-1]} "
+                              f"(line {printings[len(expected) - 1][1].start}); is the document pasted twice?")
+        for chapter in self.chapters:
+            ref = f"{chapter['number']}.{chapter['sections']:02d}"
+            block = [b for r, b in printings if r == ref][-1]
+            titles = block.title.split(" / ")
+            title = titles[block.refs.index(ref)] if len(titles) == len(block.refs) else block.title
+            if title != chapter["last"]:
+                raise IngestError(f"{path}: line {block.start}: {ref}, the last section of chapter "
+                                  f"{chapter['number']}, is headed {shown(title)}, not {shown(chapter['last'])}")
+
+    def _check_appendix(self, blocks: list[Block], path: Path) -> None:
+        got = [b for b in blocks if b.kind == "appendix"]
+        for index, slug in enumerate(self.appendix):
+            if index == len(got):
+                after = f"ends after {got[-1].target} (line {got[-1].start})" if got else "is missing"
+                raise IngestError(f"{path}: the rules appendix {after}: appendix/{slug} is missing, "
+                                  "or the document is cut short")
+            if got[index].target != f"appendix/{slug}":
+                raise IngestError(f"{path}: line {got[index].start}: the rules appendix has {got[index].target} "
+                                  f"where {self.path.name} expects appendix/{slug}")
+        if len(got) > len(self.appendix):
+            raise IngestError(f"{path}: line {got[len(self.appendix)].start}: {got[len(self.appendix)].target} is "
+                              f"not an appendix entry {self.path.name} lists")
+
+    def _check_end(self, lines: list[Line], blocks: list[Block], path: Path) -> None:
+        faq = next((b for b in blocks if b.kind == "faq"), None)
+        last_text = next((l for l in reversed(lines) if l.text), None)
+        if faq is None:
+            raise IngestError(f"{path}: line {last_text.number if last_text else 1}: the document ends without its "
+                              "FAQ list; it is cut short")
+        pairs, end, question = 0, faq.start, None
+        for first, last, text in paragraphs(faq.lines):
+            if pairs == self.faqs:
+                break
+            if question is None:
+                if not text.startswith("Q:"):
+                    raise IngestError(f"{path}: line {first}: FAQ {pairs + 1} should start with 'Q:', "
+                                      f"not {shown(text)}")
+                question = first
+            else:
+                if not text.startswith("A:"):
+                    raise IngestError(f"{path}: line {first}: the FAQ question at line {question} has no answer "
+                                      f"('A:'); found {shown(text)}")
+                pairs, end, question = pairs + 1, last, None
+        if pairs < self.faqs:
+            dangling = f" (the question at line {question} has no answer)" if question else ""
+            raise IngestError(f"{path}: line {end}: the FAQ list stops after {pairs} of {self.faqs} "
+                              f"questions{dangling}; the document is cut short")
+        final = lines[end - 1].text
+        if " ".join(final.split()) != self.last_line:
+            raise IngestError(f"{path}: line {end}: the document's last line reads {shown(final, end=True)}, not "
+                              f"{shown(self.last_line, end=True)} as {self.path.name} says; it is cut short or changed")
+        extra = next((l for l in lines[end:] if l.text), None)
+        if extra is not None:
+            raise IngestError(f"{path}: line {extra.number}: the document goes on after its last line "
+                              f"(line {end}) with {shown(extra.text)}; is it pasted twice?")
+
+
+def build(lines: list[Line], layout: Layout, path: Path, structure: Structure) -> dict:
+    """Assemble chapters, sections, the appendix and the ingest report, once the document has its structure."""
     if not any(line.text == "CORE RULES" for line in lines[:40]):
         raise IngestError(f"{path}: not the Core Rules (no 'CORE RULES' title near the top)")
     chapter_titles = contents_chapters(lines, path)
-    blocks = segment(lines, layout, path)
+    blocks, unmatched = segment(lines, layout, path)
+    structure.check(lines, chapter_titles, blocks, path)
+    if unmatched:
+        raise IngestError(unmatched)
 
     printings: dict[str, list[Block]] = {}
     for block in blocks:
         if block.kind == "section":
             for ref in block.refs:
                 printings.setdefault(ref, []).append(block)
-
-    # Every chapter's sections must run 01..N without a hole; a truncated
-    # document fails here.
-    for chapter in chapter_titles:
-        numbers = sorted(int(ref[3:]) for ref in printings if ref[:2] == chapter)
-        if not numbers:
-            raise IngestError(f"{path}: chapter {chapter} ({chapter_titles[chapter]}) has no numbered sections; "
-                              "the document may be truncated")
-        expected = list(range(1, numbers[-1] + 1))
-        if numbers != expected:
-            missing = sorted(set(expected) - set(numbers))
-            raise IngestError(f"{path}: chapter {chapter} lacks sections "
-                              + ", ".join(f"{chapter}.{m:02d}" for m in missing))
-    unknown = sorted({ref[:2] for ref in printings} - set(chapter_titles))
-    if unknown:
-        raise IngestError(f"{path}: sections in chapters {unknown} that the contents do not list")
 
     primary: dict[str, Block] = {}
     duplicates = []
@@ -620,7 +876,8 @@ def dump_yaml(data: Any) -> str:
 def _core_files(document: Path, annotations: Path, document_name: str) -> tuple[dict[str, dict], dict, dict]:
     """The Core Rules: chapter files, the ingest report and the layout's document metadata."""
     layout = Layout.load(annotations / "layout.yaml")
-    parsed = build(read_document(document), layout, document)
+    structure = Structure.load(annotations / "structure.yaml")
+    parsed = build(read_document(document), layout, document, structure)
     files = {f"{c['number']}-{slugify(c['title'])}.yaml": {"document": document_name, **c} for c in parsed["chapters"]}
     files["99-rules-appendix.yaml"] = {"document": document_name, "number": "appendix", "title": "RULES APPENDIX",
                                        "intro": "", "notes": [], "sections": parsed["appendix"]}
@@ -683,16 +940,16 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
         shutil.copyfile(document, sources / f"{document_name}.txt")
         (sources / f"{document_name}.yaml").write_text(dump_yaml(provenance), encoding="utf-8")
 
-        # Move into place: machine-written files only; annotations are never touched.
+        # Swap into place: machine-written files only; annotations are never touched. The old copy is
+        # moved aside into the staging folder (deleted below), so nothing is left half-written.
         target = spec_root / document_name
         target.mkdir(exist_ok=True)
+        aside = staging / "old"
+        aside.mkdir()
         for name in ("chapters", "ingest-report.yaml"):
-            old = target / name
-            if old.is_dir():
-                shutil.rmtree(old)
-            elif old.exists():
-                old.unlink()
-            os.replace(out / name, old)
+            if (target / name).exists():
+                os.replace(target / name, aside / name)
+            os.replace(out / name, target / name)
         (spec_root / "sources").mkdir(exist_ok=True)
         for name in (f"{document_name}.txt", f"{document_name}.yaml"):
             os.replace(sources / name, spec_root / "sources" / name)

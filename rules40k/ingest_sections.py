@@ -22,9 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from rules import spec as spec_access
-from rules40k.ingest import IngestError, Line, _load_annotation, join_lines, split_notes
+from rules40k.ingest import IngestError, Line, _load_annotation, join_lines, shown, split_notes
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
+LAYOUT_KEYS = ("document", "marker", "last_line", "chapters", "pages", "entries")
+ENTRY_KEYS = {"at": str, "starts": str, "ref": str, "intro": str, "note": str, "drop": str, "chapter": str,
+              "title": str, "attributes": dict, "keep_heading": bool}
+KIND_NAMES = {str: "a non-empty string", dict: "a mapping", bool: "true or false"}
 _PAGE_CITATION = re.compile(r"\b(?:pg\.?|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _GARBLED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]{2,}|[A-Z]{3,}[a-z]{3,})\b")
 _SENTENCE_END = re.compile(r"[.!?:;)\"'’”*]$")
@@ -40,15 +44,25 @@ class SectionsLayout:
     chapters: list[dict]
     entries: list[dict]
     pages: dict[str, list[str]]
+    last_line: str
 
     @classmethod
     def load(cls, path: Path) -> "SectionsLayout":
         data = _load_annotation(path)
         if not isinstance(data, dict):
             raise IngestError(f"{path}: expected a mapping at the top level")
-        for key in ("document", "marker", "chapters", "entries"):
+        for key in ("document", "marker", "chapters", "entries", "last_line"):
             if key not in data:
                 raise IngestError(f"{path}: missing required key {key!r}")
+        for key in data:
+            if key not in LAYOUT_KEYS:
+                raise IngestError(f"{path}: unknown key {shown(key)} (expected {', '.join(LAYOUT_KEYS)})")
+        if not isinstance(data["document"], dict):
+            raise IngestError(f"{path}: 'document' must be a mapping (title, edition, version, publisher)")
+        if not (isinstance(data["marker"], str) and data["marker"].strip()):
+            raise IngestError(f"{path}: 'marker' must be a line of the document")
+        if not (isinstance(data["last_line"], str) and data["last_line"].strip()):
+            raise IngestError(f"{path}: 'last_line' must be the document's last line")
         chapters = data["chapters"]
         if not isinstance(chapters, list) or not all(isinstance(c, dict) and c.get("number") and c.get("title")
                                                     for c in chapters):
@@ -63,6 +77,12 @@ class SectionsLayout:
             where = f"{path}: entries item {index}"
             if not isinstance(entry, dict) or ("at" in entry) == ("starts" in entry):
                 raise IngestError(f"{where} must be a mapping with exactly one of 'at' or 'starts'")
+            for key, value in entry.items():
+                kind = ENTRY_KEYS.get(key)
+                if kind is None:
+                    raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(ENTRY_KEYS)})")
+                if not isinstance(value, kind) or (kind is str and not value.strip()):
+                    raise IngestError(f"{where}: {key!r} must be {KIND_NAMES[kind]}, not {shown(value)}")
             kinds = [k for k in BLOCK_KINDS if k in entry]
             if len(kinds) != 1:
                 raise IngestError(f"{where} ({entry.get('at') or entry.get('starts')!r}) must have exactly one of "
@@ -70,7 +90,7 @@ class SectionsLayout:
             if "ref" in entry:
                 ref = entry["ref"]
                 if not isinstance(ref, str) or not spec_access.SLUG_REF.match(ref):
-                    raise IngestError(f"{where}: {ref!r} is not a reference (lower-case slugs joined by '/')")
+                    raise IngestError(f"{where}: {shown(ref)} is not a reference (lower-case slugs joined by '/')")
                 if ref in refs:
                     raise IngestError(f"{where}: reference {ref!r} appears twice")
                 if ref in numbers:
@@ -89,14 +109,19 @@ class SectionsLayout:
                 raise IngestError(f"{path}: note at {entry.get('at') or entry.get('starts')!r} belongs to "
                                   f"{entry['note']!r}, which no entry defines")
         pages: dict[str, list[str]] = {}
+        if not isinstance(data.get("pages") or {}, dict):
+            raise IngestError(f"{path}: 'pages' must map printed page numbers to references")
         for page, target in (data.get("pages") or {}).items():
             targets = target if isinstance(target, list) else [target]
             for ref in targets:
+                if not isinstance(ref, str):
+                    raise IngestError(f"{path}: pages {page} must point at references, not {shown(ref)}")
                 name, local = spec_access.split_ref(ref) if ":" in str(ref) else ("", str(ref))
                 if not name and local not in refs and local not in numbers:
                     raise IngestError(f"{path}: pages {page} points at {ref!r}, which no entry defines")
             pages[str(page)] = [str(t) for t in targets]
-        return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages)
+        return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages,
+                   " ".join(data["last_line"].split()))
 
 
 def _starts_here(entry: dict, text: str) -> bool:
@@ -122,7 +147,25 @@ def partition(lines: list[Line], layout: SectionsLayout, path: Path) -> list[tup
         raise IngestError(f"{path}: line {lines[first_text].number} comes before the layout's first entry; "
                           "every line must belong to a block")
     bounds = starts + [len(lines)]
+    check_end(lines[starts[-1]:], layout, path)
     return [(entry, lines[bounds[i]:bounds[i + 1]]) for i, entry in enumerate(layout.entries)]
+
+
+def check_end(last_block: list[Line], layout: SectionsLayout, path: Path) -> None:
+    """The document ends with the layout's ``last_line``, and nothing follows it.
+
+    The last block runs to the end of the file, so without this a document cut short inside it, or
+    pasted twice (the copy lands in the last block), would be ingested without a word."""
+    end = next((line for line in last_block if " ".join(line.text.split()) == layout.last_line), None)
+    if end is None:
+        final = next((line for line in reversed(last_block) if line.text), last_block[0])
+        raise IngestError(f"{path}: line {final.number}: the document ends with {shown(final.text, end=True)}, not "
+                          f"with {shown(layout.last_line, end=True)} as {layout.path.name} says; it is cut short or "
+                          "changed")
+    extra = next((line for line in last_block if line.number > end.number and line.text), None)
+    if extra is not None:
+        raise IngestError(f"{path}: line {extra.number}: the document goes on after its last line (line {end.number}) "
+                          f"with {shown(extra.text)}; is it pasted twice?")
 
 
 def join_page_breaks(text: str, line: int, report: list[dict]) -> str:

@@ -11,6 +11,7 @@ import yaml
 
 from rules import spec as spec_access
 from rules40k import ingest
+from rules40k.cli import main
 from rules40k.ingest import IngestError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -265,6 +266,118 @@ def test_layout_primary_printing_out_of_range_is_named(populated_root):
 
 
 # --------------------------------------------------------------------------
+# The document's structure (structure.yaml): damage is refused before anything is written
+# --------------------------------------------------------------------------
+
+
+def test_structure_annotation_matches_the_committed_spec():
+    """structure.yaml describes the committed spec: chapters, section counts, last sections, appendix, FAQs, end."""
+    structure = ingest.Structure.load(ANNOTATIONS / "structure.yaml")
+    chapters = {c["number"]: c for c in map(spec_access.load_yaml, spec_access.chapter_files("core"))}
+    appendix = chapters.pop("appendix")
+    assert [(c["number"], c["title"]) for c in structure.chapters] == [(n, c["title"]) for n, c in chapters.items()]
+    for shape in structure.chapters:
+        sections = chapters[shape["number"]]["sections"]
+        assert [s["ref"] for s in sections] == [f"{shape['number']}.{n:02d}" for n in range(1, shape["sections"] + 1)]
+        assert sections[-1]["title"] == shape["last"]
+    assert {ref for ref in structure.printed()} == {s["ref"] for c in chapters.values() for s in c["sections"]}
+    entries = [s["ref"] for s in appendix["sections"]]
+    assert [r for r in entries if not r.startswith("appendix/faq-")] == [f"appendix/{s}" for s in structure.appendix]
+    assert len([r for r in entries if r.startswith("appendix/faq-")]) == structure.faqs
+    assert " ".join(appendix["sections"][-1]["text"].split()).endswith(structure.last_line[len("A: "):])
+    assert SECTIONS_PER_CHAPTER == {c["number"]: c["sections"] for c in structure.chapters}
+
+
+def _lines_without(text: str, line: str) -> str:
+    assert text.count(f"\n{line}\n") == 1, line
+    return text.replace(f"\n{line}\n", "\n")
+
+
+def _cut_after(text: str, start: str) -> str:
+    lines = text.split("\n")
+    return "\n".join(lines[: next(i for i, l in enumerate(lines) if l.startswith(start)) + 1])
+
+
+def _swap_lines(text: str, first: str, second: str, end: str) -> str:
+    a, b, c = text.index(f"\n{first}\n"), text.index(f"\n{second}\n"), text.index(f"\n{end}\n")
+    return text[:a] + text[b:c] + text[a:b] + text[c:]
+
+
+# Each damage, and the start of the sentence that names where the document goes wrong.
+DAMAGED_DOCUMENTS = {
+    "last-section-of-chapter-24-deleted": (lambda t: _lines_without(t, "[TWIN-LINKED] 24.38"),
+                                           "the numbered sections stop at 24.37 (line 2833): 24.38 [TWIN-LINKED], "
+                                           "the last section of chapter 24, is missing"),
+    "last-section-of-chapter-03-deleted": (lambda t: _lines_without(t, "ENGAGEMENT 03.04"),
+                                           "line 493: 04.01 follows 03.03, so chapter 03 ends there, but structure.yaml "
+                                           "gives it 4 sections: 03.04 ENGAGEMENT, the last section of chapter 03, "
+                                           "is missing"),
+    "heading-renumbered-onto-its-neighbour": (lambda t: t.replace("[TORRENT] 24.37", "[TORRENT] 24.36"),
+                                              "line 2833: 24.36 is printed again (first at line 2825) where 24.37"),
+    "heading-renumbered-out-of-range": (lambda t: t.replace("[TWIN-LINKED] 24.38", "[TWIN-LINKED] 24.39"),
+                                        "line 2839: 24.39 is not a section structure.yaml lists"),
+    "sections-swapped": (lambda t: _swap_lines(t, "[LANCE] 24.21", "LEADER 24.22", "[LETHAL HITS] 24.23"),
+                         "line 2700: 24.22 follows 24.20, but 24.21 should come first"),
+    "pasted-twice": (lambda t: t + t, "line 3063: 01.01 is printed after the last section, 24.38 (line 2839); "
+                                      "is the document pasted twice?"),
+    "cut-inside-the-faq-list": (lambda t: _cut_after(t, "Q: When my unit shoots at an engaged"),
+                                "line 2930: the FAQ list stops after 2 of 5 questions (the question at line 2932 "
+                                "has no answer)"),
+    "cut-inside-the-last-answer": (lambda t: t[: t.rindex("before the Begin the Battle step.")],
+                                   "line 2942: the document's last line reads"),
+    "faq-list-pasted-twice": (lambda t: t + t[t.index("FAQS\n"):], "line 2944: the document goes on after its "
+                                                                      "last line (line 2942) with 'FAQS'"),
+    "appendix-entry-deleted": (lambda t: _lines_without(t, "REVIVED"), "the rules appendix ends after "
+                                                                       "appendix/objectives-not-within-a-terrain-area"),
+    "chapter-renamed-in-the-contents": (lambda t: t.replace("03. MOVING pg 12", "03. MOVEMENT pg 12"),
+                                        "line 29: the table of contents lists chapter 03 'MOVEMENT' where "
+                                        "structure.yaml expects 03 'MOVING'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED_DOCUMENTS))
+def test_damaged_document_exits_2_naming_the_line_and_writes_nothing(case, tmp_path, populated_root, snapshot,
+                                                                       capsys):
+    damage, sentence = DAMAGED_DOCUMENTS[case]
+    document = tmp_path / f"{case}.txt"
+    document.write_text(damage(CORE_TXT.read_text(encoding="utf-8")), encoding="utf-8")
+    before = snapshot(populated_root)
+    code = main(["ingest", str(document), "--ruleset", "core", "--spec", str(populated_root)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert err.startswith(f"rules40k ingest: {document}: ") and "\n" not in err, err
+    assert sentence in err, err
+    assert snapshot(populated_root) == before
+    assert not list(populated_root.rglob(".ingest-*"))
+
+
+STRUCTURE_ERRORS = {
+    "a key missing": (lambda d: d.pop("faqs"), "missing required key 'faqs'"),
+    "a number not quoted": (lambda d: d["chapters"][0].update(number=1), "chapters entry 1: 'number' must be two "
+                                                                        "digits"),
+    "a count of the wrong type": (lambda d: d["chapters"][2].update(sections="four"), "chapters entry 3 (chapter 03): "
+                                                                                     "'sections' must be a whole"),
+    "a printed order naming an unknown section": (lambda d: d["chapters"][14]["printed"].append("15.13"),
+                                                  "'printed' lists '15.13'"),
+    "an unknown key": (lambda d: d.update(sections=156), "unknown key 'sections'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STRUCTURE_ERRORS))
+def test_malformed_structure_annotation_is_named(case, populated_root, snapshot):
+    path = populated_root / "core" / "annotations" / "structure.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    damage, sentence = STRUCTURE_ERRORS[case]
+    damage(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    before = snapshot(populated_root)
+    with pytest.raises(IngestError) as caught:
+        _ingest(CORE_TXT, populated_root)
+    assert str(caught.value).startswith(f"{path}: ") and sentence in str(caught.value), str(caught.value)
+    assert snapshot(populated_root) == before
+
+
+# --------------------------------------------------------------------------
 # Duplicates, citations, missing sources
 # --------------------------------------------------------------------------
 
@@ -311,7 +424,8 @@ def test_build_reports_undefined_citation(tmp_path):
     document = tmp_path / "cites-99.txt"
     document.write_text(text.replace(phrase, "(99.01) " + phrase), encoding="utf-8")
     layout = ingest.Layout.load(ANNOTATIONS / "layout.yaml")
-    parsed = ingest.build(ingest.read_document(document), layout, document)
+    structure = ingest.Structure.load(ANNOTATIONS / "structure.yaml")
+    parsed = ingest.build(ingest.read_document(document), layout, document, structure)
     assert parsed["report"]["undefined_citations"] == [{"ref": "99.01", "cited_by": "03.03"}]
 
 

@@ -133,3 +133,61 @@ def test_cross_ruleset_citations_resolve():
         name, local = spec.split_ref(ref)
         known = set(spec.sections(name)) | {str(spec.load_yaml(p)["number"]) for p in spec.chapter_files(name)}
         assert local in known, ref
+
+
+def _entry_lines(name: str) -> list[tuple[dict, int]]:
+    """Each layout entry and the index (0-based) of the line its block starts at, in the real document."""
+    layout = ingest_sections.SectionsLayout.load(REPO / "spec" / name / "annotations" / "layout.yaml")
+    blocks = ingest_sections.partition(ingest.read_document(source(name)), layout, source(name))
+    return [(entry, block[0].number - 1) for entry, block in blocks]
+
+
+def _damage(name: str, how: str) -> str:
+    """The ruleset's document with one of the damages a user met in the Core Rules."""
+    text = source(name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    entries = _entry_lines(name)
+    if how == "pasted-twice":
+        return text + text
+    if how == "cut-inside-the-last-line":
+        last = max(i for i, line in enumerate(lines) if line.strip())
+        return "\n".join(lines[:last] + [lines[last][: len(lines[last]) // 2]])
+    if how == "last-entry-of-a-chapter-deleted":
+        chapter = entries[-1][0].get("chapter") or next(e.get("chapter") for e, _ in reversed(entries) if "ref" in e)
+        entry, index = [(e, i) for e, i in entries if e.get("chapter") == chapter and "at" in e][-1]
+        return "\n".join(lines[:index] + lines[index + 1:])
+    if how == "heading-renamed-onto-its-neighbour":
+        (entry, index), (neighbour, _) = next(((a, b) for a, b in zip(entries, entries[1:])
+                                              if "ref" in a[0] and "at" in a[0] and "at" in b[0]
+                                              and a[0]["at"] != b[0]["at"]))
+        return "\n".join(lines[:index] + [neighbour["at"]] + lines[index + 1:])
+    raise ValueError(how)
+
+
+@pytest.mark.parametrize("name", SECTIONS_RULESETS)
+@pytest.mark.parametrize("how", ["pasted-twice", "cut-inside-the-last-line", "last-entry-of-a-chapter-deleted",
+                                 "heading-renamed-onto-its-neighbour"])
+def test_the_damages_met_in_the_core_rules_are_refused(tmp_path, capsys, name, how):
+    """The four damages found in the Core Rules, done to each layout-driven document: exit 2, one line, nothing
+    written."""
+    root = _copy_spec(tmp_path, name)
+    damaged = tmp_path / f"{how}.txt"
+    damaged.write_text(_damage(name, how), encoding="utf-8")
+    before = _tree(root)
+    code = main(["ingest", str(damaged), "--ruleset", name, "--spec", str(root)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert len(err.split("\n")) == 1 and err.startswith("rules40k ingest: ") and str(damaged) in err, err
+    if how == "pasted-twice":
+        assert "goes on after its last line" in err, err
+    if how == "cut-inside-the-last-line":
+        assert "the document ends with" in err, err
+    assert _tree(root) == before
+    assert not list(root.rglob(".ingest-*"))
+
+
+@pytest.mark.parametrize("name", SECTIONS_RULESETS)
+def test_last_line_is_the_documents_last_line(name):
+    layout = ingest_sections.SectionsLayout.load(REPO / "spec" / name / "annotations" / "layout.yaml")
+    last = next(line for line in reversed(ingest.read_document(source(name))) if line.text)
+    assert " ".join(last.text.split()) == layout.last_line

@@ -1,0 +1,65 @@
+"""Every hand-written annotation file of a ruleset, checked before ``coverage`` and ``verify`` do anything.
+
+Each file is read by its own loader, which validates what it reads (rules40k.annotations, the layouts of
+the two ingests, the concept map, the sweep overrides); this module only knows which loader reads which
+file. So a bad file fails at once with one sentence, before any check runs, even a file the verb itself
+would never read; and a file no loader reads (a misspelt name, silently ignored otherwise) is reported too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from rules import spec
+from rules40k import SPEC_ROOT, annotations, compare, ingest, ingest_sections
+from rules40k.annotations import AnnotationError
+
+
+def _sweep(name: str, root: Path) -> None:
+    """sweep.yaml, through its loader; that loader takes no root and reads rules40k.review.rulesets.SPEC_ROOT."""
+    from rules40k.review import rulesets
+
+    rulesets.sweep_overrides(name)
+
+
+# Which loader reads which file or folder of spec/<ruleset>/annotations/ ("x/" is every .yaml file in x/).
+LOADERS: dict[str, Callable[[str, Path], object]] = {
+    "examples/": annotations.examples,
+    "findings.yaml": annotations.findings,
+    "findings/": annotations.findings,
+    "interpretations.yaml": annotations.interpretations,
+    "interpretations/": annotations.interpretations,
+    "restorations.yaml": annotations.restorations,
+    "status.yaml": annotations.status_notes,
+    "status/": annotations.status_notes,
+    "concepts.yaml": compare.concept_map,
+    "sweep.yaml": _sweep,
+}
+
+
+def _kind(relative: Path) -> str:
+    """The key of LOADERS a file would be read under: its name, or its folder for a .yaml file in one."""
+    parts = relative.parts
+    return parts[0] + "/" if len(parts) == 2 and relative.suffix == ".yaml" else relative.as_posix()
+
+
+def validate(names: list[str] | None = None, root: Path | None = None) -> None:
+    """Check every annotation file of the named rulesets (default: all); raise the first problem as one sentence."""
+    root = root or SPEC_ROOT
+    for name in names or list(spec.rulesets()):
+        folder = annotations.annotations_dir(name, root)
+        core = spec.ruleset(name).get("ingest", "core") == "core"
+        known = {"layout.yaml", *(["structure.yaml"] if core else []), *LOADERS}
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and not path.name.startswith(".") and _kind(path.relative_to(folder)) not in known:
+                raise AnnotationError(f"{path}: not an annotation file rules40k reads (it reads "
+                                      + ", ".join(sorted(known)) + ")")
+        # The layouts that `rules40k ingest` reads.
+        if core:
+            ingest.Layout.load(folder / "layout.yaml")
+            ingest.Structure.load(folder / "structure.yaml")
+        else:
+            ingest_sections.SectionsLayout.load(folder / "layout.yaml")
+        for loader in dict.fromkeys(LOADERS.values()):  # each loader once; an absent file reads as empty
+            loader(name, root)

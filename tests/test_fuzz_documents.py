@@ -1,0 +1,229 @@
+"""Fuzzing what a user hands the tool: a damaged Core Rules document is never ingested, and a damaged annotation
+file never reaches a check. Each fails with one sentence naming the file, exit status 2, and nothing written;
+a damage that leaves the document equivalent (whitespace) still ingests to the committed spec."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from rules import spec
+from rules40k import annotations, ingest, validate
+from rules40k.cli import main
+from rules40k.review import rulesets as ruleset_reviews
+
+REPO = Path(__file__).resolve().parents[1]
+SPEC = REPO / "spec"
+CORE = SPEC / "sources" / "core.txt"
+TEXT = CORE.read_text(encoding="utf-8")
+LINES = TEXT.split("\n")
+
+
+def _sections() -> list[tuple[int, int, tuple[str, ...]]]:
+    """Each numbered section printing as (first line, end line, references), 0-based and end exclusive: from its
+    heading to the next block the ingest cuts."""
+    layout = ingest.Layout.load(SPEC / "core" / "annotations" / "layout.yaml")
+    blocks, _ = ingest.segment(ingest.read_document(CORE), layout, CORE)
+    return [(block.start - 1, after.start - 1, block.refs)
+            for block, after in zip(blocks, blocks[1:]) if block.kind == "section"]
+
+
+SECTIONS = _sections()
+REFS = sorted({ref for _, _, refs in SECTIONS for ref in refs})
+
+
+def _run(argv: list[str]) -> tuple[int, str]:
+    """``rules40k argv`` in-process: the exit status and what it wrote to stderr."""
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, err.getvalue().strip()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else b"/"
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tracebacks_not_hidden():
+    """An unexpected exception must fail the test with its traceback, not become a one-line internal error."""
+    old = os.environ.get("RULES40K_DEBUG")
+    os.environ["RULES40K_DEBUG"] = "1"
+    yield
+    if old is None:
+        del os.environ["RULES40K_DEBUG"]
+    else:
+        os.environ["RULES40K_DEBUG"] = old
+
+
+# --------------------------------------------------------------------------
+# The Core Rules document
+# --------------------------------------------------------------------------
+
+
+def _heading_line(start: int, ref: str) -> int:
+    """The line printing ``ref`` of the section whose heading starts at ``start`` (it may sit on the next line)."""
+    return next(i for i in range(start, start + 4) if ref in LINES[i])
+
+
+@st.composite
+def damaged_documents(draw) -> tuple[str, list[str], bool]:
+    """(what was done, the damaged lines, whether the result is equivalent to the document)."""
+    how = draw(st.sampled_from(["delete heading", "delete section", "renumber heading", "duplicate section",
+                                "truncate", "paste twice", "swap sections", "trailing whitespace"]))
+    lines = list(LINES)
+    start, end, refs = draw(st.sampled_from(SECTIONS))
+    if how == "delete heading":
+        del lines[start]
+    elif how == "delete section":
+        del lines[start:end]
+    elif how == "renumber heading":
+        ref = draw(st.sampled_from(refs))
+        new = draw(st.sampled_from([r for r in REFS if r != ref] + ["24.39", "25.01", "99.99"]))
+        at = _heading_line(start, ref)
+        lines[at] = lines[at].replace(ref, new, 1)
+        how += f" {ref} -> {new}"
+    elif how == "duplicate section":
+        lines[end:end] = LINES[start:end]
+    elif how == "truncate":
+        cut = draw(st.integers(0, len(LINES) - 1))
+        lines = LINES[:cut]
+        how += f" after line {cut}"
+        return how, lines, not any(line.strip() for line in LINES[cut:])
+    elif how == "paste twice":
+        lines = LINES + LINES
+    elif how == "swap sections":
+        start2, end2, refs2 = draw(st.sampled_from(SECTIONS))
+        assume(refs != refs2)  # two printings of one section (15.11) may trade places harmlessly
+        (a, b, _), (c, d, _) = sorted([(start, end, refs), (start2, end2, refs2)])
+        lines = LINES[:a] + LINES[c:d] + LINES[b:c] + LINES[a:b] + LINES[d:]
+        how += f" {refs} and {refs2}"
+    elif how == "trailing whitespace":
+        at = draw(st.integers(0, len(LINES) - 1))
+        lines[at] += draw(st.sampled_from([" ", "  ", "\t", " \t "]))
+        return how, lines, True
+    return f"{how} ({refs})", lines, False
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("fuzz-documents")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damage=damaged_documents())
+def test_a_damaged_core_document_is_refused_whole(damage, workdir):
+    how, lines, equivalent = damage
+    with tempfile.TemporaryDirectory(dir=workdir) as folder:
+        folder = Path(folder)
+        document = folder / "core-damaged.txt"
+        document.write_text("\n".join(lines), encoding="utf-8")
+        out = folder / "spec"
+        (out / "core" / "annotations").mkdir(parents=True)
+        for name in ("layout.yaml", "structure.yaml"):
+            shutil.copyfile(SPEC / "core" / "annotations" / name, out / "core" / "annotations" / name)
+        before = _tree(out)
+        code, err = _run(["ingest", str(document), "--ruleset", "core", "--spec", str(out)])
+        if equivalent:
+            assert code == 0, f"{how}: {err}"
+            assert _tree(out / "core" / "chapters") == _tree(SPEC / "core" / "chapters"), how
+            return
+        assert code == 2, f"{how}: exit {code}, {err!r}"
+        assert len(err.split("\n")) == 1 and err.startswith("rules40k ingest: ") and str(document) in err, (how, err)
+        assert _tree(out) == before, f"{how}: the ingest wrote into {out}"
+
+
+# --------------------------------------------------------------------------
+# The annotation files
+# --------------------------------------------------------------------------
+
+ANNOTATION_FILES = [path.relative_to(SPEC) for name in spec.rulesets()
+                    for path in sorted((SPEC / name / "annotations").rglob("*.yaml"))]
+REQUIRED = {"examples": annotations.EXAMPLE, "findings": annotations.FINDING,
+            "interpretations": annotations.INTERPRETATION, "restorations": annotations.RESTORATION}
+TOP_REQUIRED = {"structure.yaml": ("chapters", "appendix", "faqs", "last_line"),
+                "layout.yaml": ("document", "blocks", "chapters", "entries", "marker", "last_line")}
+
+
+def _kind(relative: Path) -> str:
+    return relative.parts[2].removesuffix(".yaml")
+
+
+@st.composite
+def damaged_annotations(draw) -> tuple[Path, str, str]:
+    """(file, what was done, its damaged text): one annotation file broken in one way."""
+    relative = draw(st.sampled_from(ANNOTATION_FILES))
+    text = (SPEC / relative).read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    how = draw(st.sampled_from(["syntax error", "wrong type", "missing key", "unknown reference", "unknown key"]))
+    if how == "syntax error":
+        lines = text.split("\n")
+        at = draw(st.integers(0, len(lines)))
+        return relative, f"{how} at line {at + 1}", "\n".join(lines[:at] + ["[unclosed: {"] + lines[at:])
+    if isinstance(data, list):
+        index = draw(st.integers(0, len(data) - 1))
+        target, where = data[index], f"entry {index + 1}"
+    else:
+        target, where = data, "top level"
+    kind = _kind(relative)
+    if how == "missing key" and kind in REQUIRED:
+        key = draw(st.sampled_from([k for k, (_, required) in REQUIRED[kind].items() if required]))
+        del target[key]
+    elif how == "missing key" and relative.name in TOP_REQUIRED and isinstance(data, dict):
+        key = draw(st.sampled_from([k for k in TOP_REQUIRED[relative.name] if k in data]))
+        del target[key]
+    elif how == "unknown reference" and kind in ("examples", "restorations"):
+        key, target["ref"] = "ref", draw(st.sampled_from(["99.99", "appendix/nowhere", "no/such-entry"]))
+    elif how == "unknown reference" and kind in ("findings", "interpretations"):
+        key, target["refs"][0] = "refs[0]", draw(st.sampled_from(["99.99", "core:99.99", "nosuchruleset:x"]))
+    elif how == "unknown reference" and kind == "concepts":
+        key, target["claim"] = "claim", "no/such-claim"
+    elif how == "unknown reference" and kind == "status":
+        key, target["inert"] = "inert", {"99.99": "a reason"}
+    elif how == "unknown key" and kind != "sweep":  # sweep.yaml's loader (review.rulesets) ignores other keys
+        key, target["colour"] = "colour", "red"
+    else:
+        how = "wrong type"
+        key = draw(st.sampled_from(sorted(k for k in target if k != "expect")))  # an example may expect anything
+        target[key] = [1, 2]
+    return relative, f"{how}: {key} of {where}", yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
+
+
+@pytest.fixture(scope="module")
+def spec_copy(tmp_path_factory) -> Path:
+    """A copy of spec/ that the annotation validation reads instead of the repository's."""
+    root = tmp_path_factory.mktemp("fuzz-annotations") / "spec"
+    shutil.copytree(SPEC, root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(validate, "SPEC_ROOT", root)
+        patch.setattr(ruleset_reviews, "SPEC_ROOT", root)  # where the sweep overrides' loader reads
+        yield root
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damage=damaged_annotations())
+def test_a_damaged_annotation_file_stops_coverage_and_verify(damage, spec_copy):
+    relative, how, text = damage
+    path = spec_copy / relative
+    original = path.read_bytes()
+    path.write_text(text, encoding="utf-8")
+    try:
+        output = spec_copy.parent / "results.json"
+        for argv in (["coverage"], ["verify", "--ruleset", relative.parts[0], "--no-properties",
+                                    "--output", str(output)]):
+            code, err = _run(argv)
+            assert code == 2, f"{relative}: {how}: rules40k {argv[0]} exit {code}, {err!r}"
+            assert len(err.split("\n")) == 1 and err.startswith(f"rules40k {argv[0]}: {path}"), (how, err)
+            assert not output.exists()
+    finally:
+        path.write_bytes(original)
