@@ -1,4 +1,4 @@
 """rules40k rule functions: each decides what one numbered section of the rules says.
 
-Import ``rules.core`` to register every Core Rules function with ``rules.registry``.
+Call ``rules.registry.load("core")`` to register every Core Rules function with ``rules.registry``.
 """

@@ -27,15 +27,22 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Sequence
 
-import numpy as np
-import shapely
-import shapely.affinity
-import shapely.geometry.polygon
-from shapely.geometry import LineString, Point, Polygon
-from shapely.geometry.base import BaseGeometry
-
+from rules.logic import DeferredModule
 from rules.model import MM_PER_INCH, Placed
 from rules.registry import rule
+
+# numpy and shapely are imported on first use: the calculator and most commands never measure a battlefield.
+np: Any = DeferredModule(globals(), "np", "numpy")
+shapely: Any = DeferredModule(globals(), "shapely", "shapely", "shapely.affinity", "shapely.geometry.polygon")
+
+
+def __getattr__(name: str) -> Any:
+    """``battlefield.Point`` and the other shapely names this module once imported, for code that reads them here."""
+    if name in ("Point", "Polygon", "LineString"):
+        return getattr(shapely, name)
+    if name == "BaseGeometry":
+        return shapely.geometry.base.BaseGeometry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: Distances within this many inches of a limit count as at the limit (floats carry ~1e-14 inch of error).
 TOLERANCE = 1e-9
@@ -169,11 +176,11 @@ def _radius(model: Placed) -> float:
 
 
 @lru_cache(maxsize=8192)
-def polygon(outline: Outline) -> Polygon:
+def polygon(outline: Outline) -> shapely.Polygon:
     """The shapely polygon of an outline (a ring of at least three points enclosing some area)."""
     if len(outline) < 3:
         raise GeometryError(f"outline {outline!r} needs at least three points")
-    shape = Polygon([(_float(x), _float(y)) for x, y in outline])
+    shape = shapely.Polygon([(_float(x), _float(y)) for x, y in outline])
     if not shape.is_valid or shape.area <= 0:
         raise GeometryError(f"outline {outline!r} is not a simple polygon enclosing an area")
     shapely.prepare(shape)
@@ -184,7 +191,7 @@ def polygon(outline: Outline) -> Polygon:
 class _Flat:
     """A thing seen from above: a core geometry and a radius around it, and its vertical extent."""
 
-    core: BaseGeometry
+    core: shapely.Geometry
     radius: float
     low: float | None
     high: float | None
@@ -198,10 +205,10 @@ def _flat(thing: Any) -> _Flat:
         return _Flat(polygon(thing.outline), 0.0, z, z + _float(thing.height))
     if isinstance(thing, Placed):
         z = _float(thing.z)
-        return _Flat(Point(_float(thing.x), _float(thing.y)), _radius(thing), z, z)
+        return _Flat(shapely.Point(_float(thing.x), _float(thing.y)), _radius(thing), z, z)
     if isinstance(thing, (TerrainArea, DeploymentZone, TerrainFeature)):
         return _Flat(polygon(thing.outline), 0.0, None, None)
-    if isinstance(thing, BaseGeometry):
+    if isinstance(thing, shapely.Geometry):
         return _Flat(thing, 0.0, None, None)
     raise GeometryError(f"{thing!r} is not something on the battlefield")
 
@@ -249,13 +256,13 @@ def within(a: Body | TerrainArea | DeploymentZone, b: Body | TerrainArea | Deplo
             and vertical_distance(a, b) <= _float(vertical) + TOLERANCE)
 
 
-def _footprint(model: Any, segments: int = QUARTER_SEGMENTS) -> BaseGeometry:
+def _footprint(model: Any, segments: int = QUARTER_SEGMENTS) -> shapely.Geometry:
     """A model's or area's shape from above as a polygon (a round base becomes a polygon inscribed in its circle)."""
     if isinstance(model, Body) and model.frame:
         return polygon(model.outline)
     if isinstance(model, Placed):
         r = _radius(model)
-        centre = Point(_float(model.x), _float(model.y))
+        centre = shapely.Point(_float(model.x), _float(model.y))
         return centre.buffer(r, quad_segs=segments) if r > 0 else centre
     return _flat(model).core
 
@@ -275,11 +282,11 @@ def wholly_within(model: Body, shape: TerrainArea | DeploymentZone | Body, inche
     if isinstance(model, Body) and model.frame:
         outline = polygon(model.outline)
     elif isinstance(model, Placed):
-        centre, r = Point(_float(model.x), _float(model.y)), _radius(model)
+        centre, r = shapely.Point(_float(model.x), _float(model.y)), _radius(model)
         if extra == 0:
             if not target.covers(centre):
                 return False
-            edge = target.boundary if isinstance(target, Polygon) else target
+            edge = target.boundary if isinstance(target, shapely.Polygon) else target
             return r <= centre.distance(edge) + TOLERANCE or r == 0
         # a polygon around the circle: its vertices lie at r / cos(pi / (4 * QUARTER_SEGMENTS)) from the centre
         outline = centre.buffer(r / math.cos(math.pi / (4 * QUARTER_SEGMENTS)), quad_segs=QUARTER_SEGMENTS)
@@ -324,7 +331,7 @@ def areas_containing(battlefield: Battlefield, model: Body) -> list[TerrainArea]
 
 def area_at(battlefield: Battlefield, x: Any, y: Any) -> TerrainArea | None:
     """The first terrain area whose outline covers a point, if any."""
-    point = Point(_float(x), _float(y))
+    point = shapely.Point(_float(x), _float(y))
     for area in battlefield.areas:
         if polygon(area.outline).covers(point):
             return area
@@ -357,7 +364,7 @@ class _Convex:
     outer: np.ndarray
 
 
-def _convex(ring: Sequence[tuple[float, float]], outline: BaseGeometry) -> _Convex:
+def _convex(ring: Sequence[tuple[float, float]], outline: shapely.Geometry) -> _Convex:
     """The half-planes of a counter-clockwise convex ring."""
     normals, offsets, outer = [], [], []
     for (ax, ay), (bx, by) in zip(ring, ring[1:] + ring[:1]):
@@ -368,11 +375,11 @@ def _convex(ring: Sequence[tuple[float, float]], outline: BaseGeometry) -> _Conv
         nx, ny = dy / norm, -dx / norm
         normals.append((nx, ny))
         offsets.append(nx * ax + ny * ay)
-        outer.append(outline.boundary.distance(Point((ax + bx) / 2, (ay + by) / 2)) < 1e-9)
+        outer.append(outline.boundary.distance(shapely.Point((ax + bx) / 2, (ay + by) / 2)) < 1e-9)
     return _Convex(np.array(normals), np.array(offsets), np.array(outer, dtype=bool))
 
 
-def _convex_pieces(shape: BaseGeometry) -> tuple[_Convex, ...]:
+def _convex_pieces(shape: shapely.Geometry) -> tuple[_Convex, ...]:
     """A polygon as convex pieces: itself if convex, else its triangles."""
     shape = shapely.geometry.polygon.orient(shape, 1.0)
     if abs(shape.convex_hull.area - shape.area) <= 1e-12 * max(1.0, shape.area) and not shape.interiors:
@@ -420,7 +427,7 @@ class _Prism:
     """Something that blocks sight: a footprint from ``low`` up to ``high``, with openings where sight passes."""
 
     pieces: tuple[_Convex, ...]
-    shape: BaseGeometry
+    shape: shapely.Geometry
     low: float
     high: float
     openings: tuple[tuple[tuple[_Convex, ...], float, float, bool], ...] = ()  # pieces, bottom, top, enclosed
@@ -475,7 +482,7 @@ def facing_points(model: Any, observer: Any) -> list[tuple[float, float, float]]
     for px, py, pz in sample_points(model):
         if math.hypot(px - ox, py - oy) < 1e-12:
             continue
-        if not LineString([(px, py), (ox, oy)]).relate_pattern(shape, "T********"):
+        if not shapely.LineString([(px, py), (ox, oy)]).relate_pattern(shape, "T********"):
             out.append((px, py, pz))
     return out
 

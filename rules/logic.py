@@ -7,16 +7,38 @@ calculator and the site call.
 
 Integer division differs between z3 and Python: write ``2 * s <= t``, never
 ``s <= t / 2``.
+
+z3 is imported when first used (it costs ~0.1 s and the calculator never needs it):
+``is_symbolic`` is false without importing it, since no value can be a z3 term before z3 is loaded.
 """
 
 from __future__ import annotations
 
 import enum
+import importlib
 import itertools
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-import z3
+
+class DeferredModule:
+    """A module imported when one of its attributes is first read (z3, numpy and shapely cost ~0.1 s each and
+    most commands never touch them); the import then takes this stand-in's place under ``alias`` in the
+    namespace that holds it, so later uses cost nothing. ``submodules`` are imported with it."""
+
+    def __init__(self, namespace: dict, alias: str, name: str, *submodules: str) -> None:
+        self._namespace, self._alias, self._name, self._submodules = namespace, alias, name, submodules
+
+    def __getattr__(self, attribute: str) -> Any:
+        module = importlib.import_module(self._name)
+        for submodule in self._submodules:
+            importlib.import_module(submodule)
+        self._namespace[self._alias] = module
+        return getattr(module, attribute)
+
+
+z3: Any = DeferredModule(globals(), "z3", "z3")
 
 __all__ = [
     "If", "And", "Or", "Not", "Implies", "Min", "Max", "Clamp", "is_symbolic",
@@ -26,8 +48,9 @@ __all__ = [
 
 
 def is_symbolic(*values: Any) -> bool:
-    """True if any value is a z3 expression (so the result must be one too)."""
-    return any(isinstance(v, z3.ExprRef) for v in values)
+    """True if any value is a z3 expression (so the result must be one too); never imports z3."""
+    loaded = sys.modules.get("z3")
+    return loaded is not None and any(isinstance(v, loaded.ExprRef) for v in values)
 
 
 def _z3_value(value: Any) -> Any:

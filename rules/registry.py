@@ -39,12 +39,18 @@ _REGISTRY: dict[tuple[str, str], list[RuleFunction]] = {}
 
 
 def _source_location(function: Callable) -> tuple[str, int]:
+    """Where a function is defined: from its code object (its first line, a decorator's if it has one, as
+    ``inspect.getsourcelines`` says, without tokenizing the source at every import)."""
     target = inspect.unwrap(function)
-    file = inspect.getsourcefile(target) or "<unknown>"
-    try:
-        line = inspect.getsourcelines(target)[1]
-    except (OSError, TypeError):
-        line = 0
+    code = getattr(target, "__code__", None)
+    if code is not None:
+        file, line = code.co_filename, code.co_firstlineno
+    else:
+        file = inspect.getsourcefile(target) or "<unknown>"
+        try:
+            line = inspect.getsourcelines(target)[1]
+        except (OSError, TypeError):
+            line = 0
     root = spec.SPEC_ROOT.parent
     try:
         file = str(Path(file).resolve().relative_to(root))
@@ -95,8 +101,12 @@ def all_rules(document: str = "core") -> dict[str, list[RuleFunction]]:
 
 
 def load(document: str = "core") -> dict[str, list[RuleFunction]]:
-    """Import every rule module of a ruleset (the package ``rules.<ruleset>``) so all its functions are registered."""
+    """Import every rule module of a ruleset so all its functions are registered: the package ``rules.<ruleset>``
+    and the modules its ``MODULES`` names (a package that imports every module itself needs no list;
+    ``rules.core`` keeps one so importing one chapter does not import them all)."""
     import importlib
 
-    importlib.import_module(f"rules.{document}")
+    package = importlib.import_module(f"rules.{document}")
+    for name in getattr(package, "MODULES", ()):
+        importlib.import_module(name)
     return all_rules(document)

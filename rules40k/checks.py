@@ -245,8 +245,8 @@ def summarize(checks: list[dict]) -> dict[str, int]:
 
 
 def write_results(results: dict, path: Path) -> None:
-    """Write results.json atomically (a partial file is never left behind)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    """Write results.json atomically (a partial file is never left behind); its folder must exist
+    (``rules40k.atomic.OutputError`` otherwise), so a mistyped path never grows folders."""
+    from rules40k import atomic
+
+    atomic.write_text(path, json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n")

@@ -3,12 +3,21 @@
 Every verb takes ``--ruleset NAME`` (``--document`` is an alias); without it, ``coverage``,
 ``verify`` and ``site`` work on every ruleset and the others on ``core``. Every verb prints one
 clear sentence and exits 2 on bad input; data verbs take ``--json``.
+
+Exit statuses: 0 done, 1 a check failed or a section is missing, 2 bad input (one sentence),
+70 an internal error (one line; ``RULES40K_DEBUG=1`` shows the traceback), 130 Ctrl-C and
+143 SIGTERM (``rules40k <verb>: interrupted``; temporary files removed, earlier outputs kept),
+141 standard output closed early (``| head``: the rest is dropped quietly). Modules are
+imported where a verb needs them, so ``rules40k calc`` starts without z3, shapely or the site.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,8 +34,17 @@ class UsageError(Exception):
     """Bad input from the user; printed as one sentence with exit code 2."""
 
 
+class _Console(Console):
+    """rich's Console, except that a closed standard output ends the run as every other write does (exit 141,
+    see main), not with rich's own exit status 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -133,12 +151,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from rules40k import coverage
+    from rules40k import coverage, validate
 
     from rules import spec
 
     chosen = _ruleset_name(args, default=None)
     names = [chosen] if chosen else list(spec.rulesets())
+    validate.validate(names)
     ledgers = {name: coverage.ledger(name) for name in names}
     missing = sum(coverage.summary(rows)["missing"] for rows in ledgers.values())
     if args.json:
@@ -163,12 +182,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from rules import spec
-    from rules40k import checks
+    from rules40k import checks, validate
 
     name = _ruleset_name(args, default=None)
     ref = None
     if args.ref:
         name, ref = _ruleset_and_ref(args)
+    validate.validate([name] if name else None)  # every annotation file, before any check runs
+    if ref:
         _known_ref(ref, name)
     console = _console()
     with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -184,7 +205,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     qualified = spec.qualify(name, ref) if ref else None
     if ref and output.exists():
         # One section's run updates that section's checks in the existing results, not the whole file.
-        results = checks.merge_results(json.loads(output.read_text(encoding="utf-8")), results, qualified)
+        results = checks.merge_results(_previous_results(output), results, qualified)
         shown = [c for c in results["checks"] if qualified in c["refs"]]
     else:
         shown = results["checks"]
@@ -227,6 +248,7 @@ def _review_derived_rulesets(names: list[str] | None, build: Path) -> None:
         if not compare.concept_map(derived):
             continue
         report = ruleset_reviews.review_rulesets(derived, spec.DEFAULT_RULESET)
+        (build / "reviews").mkdir(exist_ok=True)
         target = build / "reviews" / f"{derived}-{spec.DEFAULT_RULESET}.json"
         write_results(report, target)
         if report.get("outcomes"):
@@ -238,7 +260,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     from rules40k_site import generate
 
     name = _ruleset_name(args, default=None)
-    results = checks.run_all(name)
+    results = checks.run_all(name, properties=not args.no_properties)
     build = Path(args.build)
     checks.write_results(results, build / "results.json")
     _review_derived_rulesets([name] if name else None, build)
@@ -249,26 +271,34 @@ def cmd_site(args: argparse.Namespace) -> int:
 
 def _read_source(source: str) -> tuple[str, str]:
     """The text of a file named on the command line, or of standard input for "-", and its name for errors."""
-    if source == "-":
-        return sys.stdin.read(), "<stdin>"
+    name = "<stdin>" if source == "-" else source
     try:
-        return Path(source).read_text(encoding="utf-8"), source
-    except OSError as error:
-        raise UsageError(f"{source}: cannot be read ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{source}: is not UTF-8 text") from None
+        return (sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")), name
+    except OSError as error:  # missing, a directory, unreadable
+        raise UsageError(f"{name}: cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{name}: is not UTF-8 text (byte {error.start + 1} cannot be decoded)") from None
 
 
 def _read_scenario_source(source: str) -> tuple[object, str]:
+    """Parsed JSON, or one sentence for each way reading it fails: bad syntax, nesting too deep, a number too long."""
     text, name = _read_source(source)
     try:
         return json.loads(text), name
     except json.JSONDecodeError as error:
         raise UsageError(f"{name}: line {error.lineno}, column {error.colno}: not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise UsageError(f"{name}: not readable JSON (lists or objects nested too deeply)") from None
+    except ValueError:  # a whole number longer than int() reads (sys.get_int_max_str_digits)
+        raise UsageError(f"{name}: not readable JSON (a number of more than {sys.get_int_max_str_digits()} "
+                         "digits)") from None
 
 
 def _ratio(value) -> str:
-    return f"{value.numerator}/{value.denominator}"
+    """An exact ratio as "p/q", however many digits (gmpy2 is not bound by Python's 4300-digit limit)."""
+    import gmpy2
+
+    return f"{gmpy2.mpz(value.numerator).digits()}/{gmpy2.mpz(value.denominator).digits()}"
 
 
 def calc_json(result) -> dict:
@@ -303,10 +333,14 @@ def plot_distribution(result, path: Path) -> None:
         axis.set_ylabel("probability")
     figure.suptitle(", ".join(w.name for w in result.scenario.weapons)[:90])
     figure.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp")
-    figure.savefig(tmp, format=path.suffix.lstrip(".") or "svg", metadata={"Date": None} if path.suffix == ".svg" else None)
-    plt.close(figure)
-    tmp.replace(path)
+    from rules40k import atomic
+
+    try:
+        with atomic.replacing(path) as tmp:
+            figure.savefig(tmp, format=path.suffix.lstrip(".") or "svg",
+                           metadata={"Date": None} if path.suffix == ".svg" else None)
+    finally:
+        plt.close(figure)
 
 
 def _calculator_ruleset(args: argparse.Namespace) -> None:
@@ -507,11 +541,20 @@ def cmd_review(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rules40k import bench
 
+    from rules import scenario
+
     _calculator_ruleset(args)
-    paths = args.scenario or bench.SCENARIOS
-    for path in paths:
+    if not args.scenario:
+        return _bench_ladder(args)
+    paths = args.scenario
+    for path in paths:  # every scenario read as calc reads it, so a bad one is one sentence before any timing
         if not Path(path).is_file():
             raise UsageError(f"{path}: no such scenario file")
+        data, name = _read_scenario_source(str(path))
+        try:
+            scenario.read_scenario(data, name)
+        except (scenario.ScenarioError, ValueError) as error:
+            raise UsageError(str(error) if str(error).startswith(name) else f"{name}: {error}") from None
     rows = bench.run(paths, repeats=args.repeats, precision=args.precision, max_trials=args.max_trials)
     if args.json:
         print(json.dumps(rows, indent=2))
@@ -530,12 +573,160 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_ladder(args: argparse.Namespace) -> int:
+    """`rules40k bench` without scenarios: the ladder against icepool and the simulation, and calc's start-up."""
+    from rules40k import bench_ladder
+
+    console = _console()
+    sizes = args.sizes or bench_ladder.SIZES
+    trials = args.max_trials or 200
+
+    def progress(row: dict) -> None:
+        if not args.json:
+            console.print(f"[dim]{row['target']}, {row['attacks']} attacks: {row['exact_seconds']:.3f} s[/dim]")
+
+    report = bench_ladder.run(sizes, repeats=args.repeats, trials=trials, icepool_budget=args.icepool_budget,
+                              progress=progress)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    from rich import box
+
+    table = Table(title="Exact calculator vs icepool and a simulation to ±0.01", box=box.SIMPLE_HEAD,
+                  padding=(0, 1), collapse_padding=True, pad_edge=False)
+    for column in ("target", "D", "A", "exact ms", "icepool ms", "×", "same", "sim ×", "MiB"):
+        table.add_column(column, justify="right", no_wrap=True)
+
+    def ms(value: float) -> str:
+        value *= 1000
+        return f"{value:.2f}" if value < 10 else f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+    for row in report["rungs"]:
+        peer = "icepool_seconds" in row
+        table.add_row(row["target"], row["damage"], str(row["attacks"]), ms(row["exact_seconds"]),
+                      ms(row["icepool_seconds"]) if peer else "—",
+                      f"{row['icepool_over_exact']:.1f}" if peer else "—",
+                      ("yes" if row["icepool_agrees"] else "NO") if peer else "—",
+                      f"{row['simulation_over_exact']:.0f}" + ("*" if row["simulation_extrapolated"] else ""),
+                      f"{row['exact_peak_mib']:.1f}" + (f"/{row['icepool_peak_mib']:.1f}" if peer else ""))
+    console.print(table)
+    console.print("×: icepool's time (then the simulation's) over the calculator's; same: icepool's "
+                  "distribution equals the calculator's exactly; MiB: peak memory, calculator/icepool (--json has the seconds).")
+    skipped = sorted({row["icepool"] for row in report["rungs"] if "icepool" in row})
+    for reason in skipped:
+        console.print(f"icepool: {reason}")
+    console.print(f"* the simulation's time extrapolated from {trials} trials. `rules40k calc` on examples/intercessors.json as a whole "
+                  f"process: {report['calc_process_seconds']:.2f} s (best of 5).")
+    return 0
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    """An argparse type: attack counts for the ladder, "10,40,100"."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be attack counts separated by commas, not {_shown(text)}") from None
+    if not all(1 <= n <= 1000 for n in sizes):
+        raise argparse.ArgumentTypeError(f"every attack count must be from 1 to 1000, not {_shown(text)}")
+    return sizes
+
+
+def _previous_results(output: Path) -> dict:
+    """The results file one section's run updates; anything else there is one sentence, not a traceback."""
+    try:
+        previous = json.loads(output.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise UsageError(f"{output}: cannot be read as earlier results ({_one_line(error, 80)}); "
+                         "remove it or choose another --output") from None
+    if not isinstance(previous, dict) or not isinstance(previous.get("checks", []), list):
+        raise UsageError(f"{output}: is not a results document (expected an object with a 'checks' list)")
+    return previous
+
+
+def _shown(text: str) -> str:
+    """A value as the user typed it, cut short enough for one line."""
+    return repr(text if len(text) <= 60 else text[:59] + "…")
+
+
+def _whole_number(low: int):
+    """An argparse type: a whole number of at least ``low``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number of at least {low}, not {_shown(text)}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
+
+
+def _positive_number(text: str) -> float:
+    """An argparse type: a finite number greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number greater than 0, not {_shown(text)}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, not {_shown(text)}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse held to the project's promise for bad input: one sentence on stderr and exit status 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def _build_folder(path: Path) -> Path:
+    """A build folder to write into: created when missing if its own folder exists (the repository's build/
+    always may be), never when a parent is missing; a file in its place is one sentence."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{path}: is a file where the build folder belongs (move it away"
+                         + (", or choose another folder with --build)" if path != BUILD_ROOT else ")"))
+    if not path.exists() and path.resolve() != BUILD_ROOT.resolve() and not path.resolve().parent.is_dir():
+        raise UsageError(f"{path}: its folder {path.parent} does not exist")
+    try:
+        path.mkdir(exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{path}: the build folder cannot be created ({error.strerror})") from None
+    return path
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Check every path a verb will write before it starts its work, so a mistyped path costs nothing."""
+    from rules40k import atomic
+
+    def output(path: str) -> None:
+        if Path(path).resolve().parent == BUILD_ROOT.resolve():
+            _build_folder(BUILD_ROOT)
+        atomic.check_target(path)
+
+    if args.verb == "verify":
+        output(args.output)
+    elif args.verb == "calc" and args.plot:
+        output(args.plot)
+    elif args.verb == "review":
+        if BUILD_ROOT.exists() and not BUILD_ROOT.is_dir():  # the revisions' snapshots are cached in it
+            _build_folder(BUILD_ROOT)
+        for path in (args.plot, args.save):
+            if path:
+                output(path)
+    elif args.verb == "site":
+        from rules40k_site import generate
+
+        build = _build_folder(Path(args.build))
+        generate.check_build_folder(build)
+
+
 def _ruleset_option(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--ruleset", "--document", dest="ruleset", default=None, metavar="NAME", help=help)
 
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="rules40k", description="Rules-as-code verification suite for Warhammer 40,000.")
+    root = _Parser(prog="rules40k", description="Rules-as-code verification suite for Warhammer 40,000.")
     verbs = root.add_subparsers(dest="verb", required=True)
 
     p = verbs.add_parser("ingest", help="parse a source document into spec/ YAML")
@@ -573,12 +764,18 @@ def parser() -> argparse.ArgumentParser:
     _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
     p.set_defaults(run=cmd_calc)
 
-    p = verbs.add_parser("bench", help="time the exact calculator against a dice-rolling simulation")
-    p.add_argument("scenario", nargs="*", help="scenario files (default: the two benchmark scenarios in examples/)")
-    p.add_argument("--repeats", type=int, default=3, help="exact runs to take the best time of")
-    p.add_argument("--precision", type=float, default=0.01, help="the simulation's target 95%% half-width on the mean")
-    p.add_argument("--max-trials", type=int, default=None,
-                   help="cap simulated trials and extrapolate the time (marked as extrapolated)")
+    p = verbs.add_parser("bench", help="time the exact calculator against icepool and a dice-rolling simulation")
+    p.add_argument("scenario", nargs="*",
+                   help="scenario files to time against the simulation (default: the ladder of 10 to 400 attacks "
+                        "into four targets, against icepool and the simulation)")
+    p.add_argument("--sizes", type=_sizes, default=None, help="the ladder's attack counts (default 10,40,100,200,400)")
+    p.add_argument("--icepool-budget", type=_positive_number, default=60.0,
+                   help="seconds an icepool rung may take before the larger rungs of that target skip icepool")
+    p.add_argument("--repeats", type=_whole_number(1), default=3, help="exact runs to take the best time of (≥ 1)")
+    p.add_argument("--precision", type=_positive_number, default=0.01,
+                   help="the simulation's target 95%% half-width on the mean (> 0)")
+    p.add_argument("--max-trials", type=_whole_number(1), default=None,
+                   help="cap simulated trials (≥ 1) and extrapolate the time (marked as extrapolated)")
     p.add_argument("--json", action="store_true")
     _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
     p.set_defaults(run=cmd_bench)
@@ -610,27 +807,104 @@ def parser() -> argparse.ArgumentParser:
     _ruleset_option(p, "build one ruleset's area only (default: every ruleset)")
     p.add_argument("--build", default=str(BUILD_ROOT), help="build folder (docs/, site/, results.json)")
     p.add_argument("--no-mkdocs", action="store_true", help="write the Markdown pages only")
+    p.add_argument("--no-properties", action="store_true",
+                   help="skip the hypothesis properties (faster; the site then shows no property verdicts)")
     p.set_defaults(run=cmd_site)
     return root
 
 
-def main(argv: list[str] | None = None) -> int:
-    from rules40k.annotations import AnnotationError
-    from rules40k.ingest import IngestError
-    from rules40k_site.generate import SiteError
-    from rules.registry import RegistryError
-    from rules.spec import RulesetError
-    from rules40k.checks import ExampleError
-    from rules40k.review import ReviewError
-    from rules40k.review.sweep import SweepError
+#: Errors that are the user's input, printed as one sentence with exit status 2. Named by module so that main
+#: imports none of them: an error class whose module was never imported cannot have been raised.
+USER_ERRORS = (
+    ("rules40k.atomic", "OutputError"), ("rules40k.ingest", "IngestError"),
+    ("rules40k.annotations", "AnnotationError"), ("rules.registry", "RegistryError"), ("rules.spec", "RulesetError"),
+    ("rules40k_site.generate", "SiteError"), ("rules40k.checks", "ExampleError"),
+    ("rules40k.review.versions", "ReviewError"), ("rules40k.review.sweep", "SweepError"),
+)
 
-    args = parser().parse_args(argv)
+
+def _user_error(error: Exception) -> bool:
+    kinds = tuple(getattr(sys.modules[module], name) for module, name in USER_ERRORS if module in sys.modules)
+    return isinstance(error, (UsageError, *kinds))  # UsageError by class: under `python -m` this is __main__
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so the same clean-up runs (temporary files and folders removed)."""
+
+
+_received: list[int] = []  # the signals that arrived during this run
+
+
+def _on_signal(signum, frame) -> None:
+    """Raise Ctrl-C's exception (SIGTERM its subclass) and remember the signal, so that a run a library ends with
+    an error of its own after catching the exception (pytest reports "interrupted") still ends as interrupted."""
+    _received.append(signum)
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _interrupted(args: argparse.Namespace, signum: int) -> int:
+    print(f"rules40k {args.verb}: interrupted", file=sys.stderr)
+    return 128 + signum
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def _quiet_stdout() -> None:
+    """Standard output was closed (``| head``): send what is left to /dev/null so the exit flush cannot fail."""
     try:
-        return args.run(args)
-    except (UsageError, IngestError, AnnotationError, RegistryError, SiteError, RulesetError, ExampleError, ReviewError,
-            SweepError) as error:
-        print(f"rules40k {args.verb}: {error}", file=sys.stderr)
-        return 2
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (captured in tests)
+        pass
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run a verb with the project's promises: one sentence on bad input, one line on Ctrl-C, SIGTERM, a closed
+    pipe or an unexpected error, and never a traceback unless RULES40K_DEBUG=1 asks for it."""
+    try:
+        _check_outputs(args)
+        status = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the try, not at exit
+        return status
+    except KeyboardInterrupt as stop:
+        return _interrupted(args, signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 128 + 13  # as if killed by SIGPIPE, like other tools whose reader stopped early
+    except Exception as error:
+        if _received:
+            return _interrupted(args, _received[0])
+        if _user_error(error):
+            print(f"rules40k {args.verb}: {error}", file=sys.stderr)
+            return 2
+        if os.environ.get("RULES40K_DEBUG", "") not in ("", "0"):
+            raise
+        print(f"rules40k {args.verb}: internal error: {type(error).__name__}: {_one_line(error)} "
+              "(rerun with RULES40K_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 70
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as stop:  # --help, or bad arguments already printed as one sentence
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+    import threading
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
+        for signum, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
+            if signal.getsignal(signum) is default:  # a signal someone ignores or handles is left to them
+                previous[signum] = signal.signal(signum, _on_signal)
+    _received.clear()
+    try:
+        return _run(args)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 ``build(build_dir)`` loads everything, checks that every reference has a page,
 renders every page in memory, writes them to a temporary folder and only then
 moves that folder to ``build/docs``: a failed build leaves no half-written
-pages. MkDocs (``--strict``) then turns ``build/docs`` into ``build/site``.
+pages. MkDocs (``--strict``) then turns ``build/docs`` into a temporary folder
+swapped in as ``build/site`` only when it succeeds: a failed or interrupted build
+leaves the previous site as it was.
 
 Nothing here decides a verdict: statuses come from the coverage ledger and
 check results from ``build/results.json``. The stored rule text is quoted as
@@ -19,6 +21,7 @@ an entry of the mission pack; each area has its home and its ``ledger/``, ``resu
 
 from __future__ import annotations
 
+import contextlib
 import html
 import inspect
 import itertools
@@ -27,6 +30,7 @@ import os
 import posixpath
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -1103,10 +1107,20 @@ def index_data(books: list[Book], code_files: list[str]) -> dict:
     return {"rulesets": [b.document for b in books], "pages": pages}
 
 
+def _temporary_folder(prefix: str, parent: Path) -> Path:
+    """A new folder with a unique name, with the permissions of a plain mkdir (mkdtemp's are 0700), since it
+    becomes build/docs or build/site."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    folder.chmod(0o777 & ~umask)
+    return folder
+
+
 def write_docs(build: Path, pages: dict[str, str]) -> Path:
     """Write the pages to a temporary folder, then move it to build/docs in one step."""
     docs = build / "docs"
-    tmp = Path(tempfile.mkdtemp(prefix=".docs-", dir=build))
+    tmp = _temporary_folder(".docs-", build)
     try:
         for path in sorted(pages):
             target = tmp / path
@@ -1121,6 +1135,8 @@ def write_docs(build: Path, pages: dict[str, str]) -> Path:
 
 def write_config(build: Path, nav_entries: list) -> Path:
     """build/mkdocs.yml: INHERITs the repository's mkdocs.yml and adds what only this build knows."""
+    from rules40k import atomic
+
     try:
         parent = os.path.relpath(MKDOCS_CONFIG, build.resolve())
     except ValueError:  # another drive on Windows
@@ -1129,34 +1145,93 @@ def write_config(build: Path, nav_entries: list) -> Path:
     text = ("# Written by rules40k_site.generate for this build; edit the repository's mkdocs.yml instead.\n"
             + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=1000))
     path = build / "mkdocs.yml"
-    tmp = path.with_suffix(".yml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    atomic.write_text(path, text)
     return path
 
 
+#: Temporary folders of a build in progress (or of one killed outright); the next build removes them.
+SITE_TMP, SITE_OLD = ".site-tmp-", ".site-old-"
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold off SIGINT and SIGTERM (delivered when the block ends) so two renames cannot be split by them; the
+    mask is the calling thread's, and the site is built in one thread."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _swap_in(new: Path, target: Path) -> None:
+    """Put the folder ``new`` at ``target``: rename the old one away, rename the new one in, delete the old one."""
+    old = target.with_name(SITE_OLD + new.name.removeprefix(SITE_TMP))
+    try:
+        with _signals_held():
+            if target.exists():
+                target.rename(old)
+            try:
+                new.rename(target)
+            except BaseException:
+                if old.exists():
+                    old.rename(target)
+                raise
+    finally:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def mkdocs_build(config: Path) -> Path:
-    """``mkdocs build --strict``: a broken link or page left out of the nav fails the build."""
+    """``mkdocs build --strict`` into a temporary folder beside build/site, swapped in only when it succeeds:
+    a broken link, a page left out of the nav, Ctrl-C or SIGTERM leave the previous build/site as it was."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config)]
-    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=config.parent)
-    if result.returncode != 0:
-        output = (result.stderr + result.stdout).splitlines()
-        problems = [line.strip() for line in output if line.lstrip().startswith(("WARNING", "ERROR"))]
-        problems = problems or [line.strip() for line in output[-5:] if line.strip()]
-        raise SiteError(f"mkdocs build --strict failed for {config}: " + " | ".join(problems))
-    return config.parent / "site"
+    site = config.parent / "site"
+    tmp = _temporary_folder(SITE_TMP, config.parent)
+    try:
+        command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
+                   "--site-dir", str(tmp)]
+        result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=config.parent)
+        if result.returncode != 0:
+            output = (result.stderr + result.stdout).splitlines()
+            problems = [line.strip() for line in output if line.lstrip().startswith(("WARNING", "ERROR"))]
+            problems = problems or [line.strip() for line in output[-5:] if line.strip()]
+            raise SiteError(f"mkdocs build --strict failed for {config}: " + " | ".join(problems))
+        _swap_in(tmp, site)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return site
+
+
+def check_build_folder(build: Path) -> None:
+    """The build folder is a folder (created if missing); ``touch build`` in a fresh clone is one sentence."""
+    if build.exists() and not build.is_dir():
+        raise SiteError(f"{build}: the build folder is a file; move it away or choose another with --build")
+    for part in ("docs", "site", "reviews"):
+        if (build / part).exists() and not (build / part).is_dir():
+            raise SiteError(f"{build / part}: is a file where the build writes a folder; move it away")
+    try:
+        build.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SiteError(f"{build}: the build folder cannot be created ({error.strerror})") from None
 
 
 def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = True) -> Path:
     """Write build/docs (Markdown pages and index.json), then build/site with MkDocs.
 
     ``rulesets`` limits the areas built (default: every ruleset in spec/rulesets.yaml).
-    Returns build/site, or build/docs when ``run_mkdocs`` is false.
+    Returns build/site, or build/docs when ``run_mkdocs`` is false. build/docs is removed first and
+    written whole at the end of rendering (a failed build leaves none); build/site is replaced only
+    by a finished MkDocs build (a failed or interrupted one leaves the previous site byte for byte).
+    Temporary folders a killed build left behind are removed here.
     """
     build = Path(build)
-    build.mkdir(parents=True, exist_ok=True)
-    for stale in [build / "docs", *build.glob(".docs-*")]:
+    check_build_folder(build)
+    for stale in [build / "docs", *build.glob(".docs-*"), *build.glob(SITE_TMP + "*"), *build.glob(SITE_OLD + "*")]:
         if stale.is_dir():
             shutil.rmtree(stale)
     names = rulesets or list(spec.rulesets())

@@ -1,30 +1,10 @@
-"""The Core Rules, one module per chapter; importing this registers every rule function."""
+"""The Core Rules, one module per chapter.
 
-from rules import dice  # noqa: F401  (01.05 dice notation)
-from rules.core import (  # noqa: F401
-    actions,
-    aircraft,
-    appendix,
-    attached_units,
-    attack_sequence,
-    battle_round,
-    charge_phase,
-    command_phase,
-    core_abilities,
-    core_concepts,
-    datasheets,
-    fight_phase,
-    flying_and_surging,
-    making_attacks,
-    monsters_and_vehicles,
-    movement_phase,
-    moving,
-    objectives,
-    other_concepts,
-    other_rules,
-    shooting_phase,
-    strategic_reserves,
-    stratagems,
-    terrain,
-    transports,
-)
+Importing the package registers nothing, so ``rules40k calc`` loads only the chapters the calculator uses;
+``rules.registry.load("core")`` imports every module in ``MODULES`` to register every rule function.
+"""
+
+import pkgutil
+
+#: Every module whose functions encode the Core Rules: each chapter here, and rules.dice (01.05 dice notation).
+MODULES = ("rules.dice", *sorted(f"{__name__}.{module.name}" for module in pkgutil.iter_modules(__path__)))

@@ -8,7 +8,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
-import z3
 
 from rules import dice
 from rules.logic import And, DecisionTable, If, Not, Or, Row, Var, is_symbolic
@@ -112,6 +111,8 @@ def opposing_player(active: Any) -> Any:
 def exact_beside(value: Fraction, *beside: Any) -> Any:
     """A Fraction constant in the form z3 needs when it meets symbolic coordinates."""
     if is_symbolic(*beside):
+        import z3  # only a symbolic caller needs it: calc starts without z3
+
         return z3.Q(value.numerator, value.denominator)
     return value
 

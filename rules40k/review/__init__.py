@@ -54,9 +54,9 @@ def snapshot(version: Version, ruleset: str, checks: bool = True, properties: bo
     finally:
         out.unlink(missing_ok=True)
     if version.kind == "git":
-        tmp = cached.with_name(f".{cached.name}.tmp")
-        tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-        tmp.replace(cached)
+        from rules40k import atomic
+
+        atomic.write_text(cached, json.dumps(data, sort_keys=True))
     return data
 
 

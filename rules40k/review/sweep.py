@@ -373,9 +373,11 @@ def plot_shift(comparison: Mapping, path: str | os.PathLike, title: str | None =
     figure.suptitle(title or (f"{counts['changed']} of {counts['total']} matchups changed: {counts['increased']} up, "
                               f"{counts['decreased']} down, {counts['errors']} with errors"))
     figure.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp")
+    from rules40k import atomic
+
     try:
-        figure.savefig(tmp, format=path.suffix.lstrip("."), metadata={"Date": None} if path.suffix == ".svg" else None)
+        with atomic.replacing(path) as tmp:
+            figure.savefig(tmp, format=path.suffix.lstrip("."),
+                           metadata={"Date": None} if path.suffix == ".svg" else None)
     finally:
         plt.close(figure)
-    tmp.replace(path)

@@ -1,0 +1,86 @@
+"""Atomic output: a file the tool writes holds either its old content or its complete new content.
+
+The bytes go to a unique temporary name in the target's own folder (``tempfile.mkstemp``, so the final
+``os.replace`` is a rename within one filesystem), then replace the target in one step. On any failure,
+Ctrl-C included, the temporary file is removed. A target whose folder does not exist is an
+``OutputError`` (one sentence): the tool never creates a user's folders silently.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+
+class OutputError(ValueError):
+    """An output path that cannot be written; the message is one sentence naming it."""
+
+
+def _shape(path: Path) -> None:
+    """The mistakes visible without writing: a folder as the target, a folder that is missing or a file."""
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder, not a file")
+    if not path.parent.exists():
+        raise OutputError(f"{path}: its folder {path.parent} does not exist")
+    if not path.parent.is_dir():
+        raise OutputError(f"{path}: {path.parent} is a file, not a folder")
+
+
+def _temporary(path: Path) -> Path:
+    try:
+        descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        raise OutputError(f"{path}: cannot be written ({error.strerror})") from None
+    os.close(descriptor)
+    return Path(name)
+
+
+def check_target(path: str | os.PathLike) -> Path:
+    """The output path, checked before the work that produces it: by shape, then by creating (and removing)
+    a temporary file beside it, the one test of writability that also holds for root and odd filesystems."""
+    path = Path(path)
+    _shape(path)
+    _temporary(path).unlink()
+    return path
+
+
+def _mode(path: Path) -> int:
+    """The target's permissions, or those a plain ``open(path, "w")`` would give (mkstemp's are 0600)."""
+    if path.exists():
+        return path.stat().st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary path beside ``path`` for a writer that wants a file name (matplotlib's savefig);
+    it replaces ``path`` when the block ends without an error and is removed otherwise."""
+    path = Path(path)
+    _shape(path)
+    tmp = _temporary(path)
+    try:
+        try:
+            os.chmod(tmp, _mode(path))
+            yield tmp
+            os.replace(tmp, path)
+        except OSError as error:
+            raise OutputError(f"{path}: cannot be written ({error.strerror or error})") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    with replacing(path) as tmp:
+        tmp.write_bytes(data)
+
+
+def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` as it is (``\\n`` line ends on every platform: the outputs are compared byte for byte)."""
+    write_bytes(path, text.encode(encoding))

@@ -1,0 +1,374 @@
+"""The command line under misuse and interruption: one sentence or one line, never a traceback, never a partial
+or missing output, and a quick start.
+
+Most cases call ``main`` in-process; the ones about a real process (signals, a closed pipe, what an import
+loads) run ``python -m rules40k.cli`` in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rules40k import atomic, checks, cli
+from rules40k.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SCENARIO = str(REPO / "examples" / "intercessors.json")
+GAME = str(REPO / "examples" / "game-take-the-high-ground.yaml")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except KeyboardInterrupt:  # would stop the whole pytest session instead of failing this test
+        pytest.fail("a KeyboardInterrupt escaped main")
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(err: str, verb: str) -> str:
+    lines = err.strip().split("\n")
+    assert len(lines) == 1 and lines[0], f"expected one line on stderr, got {err!r}"
+    assert lines[0].startswith(f"rules40k {verb}: "), lines[0]
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary files and folders a writer left behind (hidden names)."""
+    return sorted(p.name for p in folder.rglob(".*"))
+
+
+def cli_process(*argv: str, **options) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("RULES40K_DEBUG", None)
+    return subprocess.Popen([sys.executable, "-m", "rules40k.cli", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, **options)
+
+
+# --------------------------------------------------------------------------
+# Options out of range and unknown rulesets: one sentence, exit 2
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--precision", "0"], "--precision: must be a finite number greater than 0, not '0'"),
+    (["--precision", "-0.5"], "--precision"),
+    (["--precision", "nan"], "--precision"),
+    (["--precision", "inf"], "--precision"),
+    (["--precision", "x" * 500], "--precision: must be a number greater than 0"),
+    (["--max-trials", "0"], "--max-trials: must be at least 1, not 0"),
+    (["--repeats", "-1"], "--repeats: must be at least 1, not -1"),
+    (["--repeats", "0"], "--repeats: must be at least 1, not 0"),
+    (["--repeats", "1.5"], "--repeats: must be a whole number of at least 1, not '1.5'"),
+])
+def test_bench_options_out_of_range_are_one_sentence(capsys, argv, words):
+    code, out, err = run(capsys, "bench", *argv)
+    assert code == 2 and out == ""
+    line = one_line(err, "bench")
+    assert words in line and len(line) < 200, line
+
+
+def test_a_usage_error_is_one_sentence_too(capsys):
+    code, out, err = run(capsys, "calc")
+    assert code == 2
+    assert "required: scenario" in one_line(err, "calc")
+
+
+@pytest.mark.parametrize("option", ["--ruleset", "--document"])
+@pytest.mark.parametrize("verb", [["coverage"], ["show", "05.02"], ["verify", "--no-properties"], ["calc", SCENARIO],
+                                  ["bench"], ["score", GAME], ["review", "HEAD", "--no-checks", "--no-sweep"],
+                                  ["site", "--no-properties"], ["ingest", "x.txt"]])
+def test_unknown_ruleset_on_every_verb(capsys, tmp_path, verb, option):
+    if verb[0] == "site":
+        verb = [*verb, "--build", str(tmp_path / "build")]
+    code, out, err = run(capsys, *verb, option, "nope")
+    assert code == 2 and out == ""
+    assert "'nope' is not a ruleset" in one_line(err, verb[0])
+
+
+# --------------------------------------------------------------------------
+# Output paths: checked before the work, never a folder created, never a partial file
+# --------------------------------------------------------------------------
+
+
+def _outputs(tmp_path: Path, target: str) -> list[list[str]]:
+    return [["calc", SCENARIO, "--plot", target],
+            ["verify", "--no-properties", "--ruleset", "ninth", "--output", target],
+            ["review", "HEAD", "--no-checks", "--no-sweep", "--save", target]]
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_output_into_a_missing_folder_is_one_sentence_and_creates_nothing(capsys, tmp_path, which):
+    target = tmp_path / "missing" / "deeper" / ("out.svg" if which == 0 else "out.json")
+    argv = _outputs(tmp_path, str(target))[which]
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    line = one_line(err, argv[0])
+    assert str(target) in line and "does not exist" in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_output_onto_a_folder_is_one_sentence(capsys, tmp_path):
+    code, out, err = run(capsys, "verify", "--no-properties", "--output", str(tmp_path))
+    assert code == 2
+    assert "is a folder, not a file" in one_line(err, "verify")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_output_that_cannot_be_written_is_one_sentence(capsys, tmp_path):
+    if os.geteuid() == 0:  # root writes through permissions; /proc refuses new files to everyone
+        if not Path("/proc/self").is_dir():
+            pytest.skip("needs /proc to find a folder root cannot write")
+        target = Path("/proc/rules40k-results.json")
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o500)
+        target = locked / "results.json"
+    code, out, err = run(capsys, "verify", "--no-properties", "--output", str(target))
+    assert code == 2
+    assert f"{target}: cannot be written" in one_line(err, "verify")
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("argv", [["verify", "--no-properties", "--ruleset", "ninth"], ["site", "--no-properties"],
+                                  ["review", "HEAD", "--no-checks", "--no-sweep"]])
+def test_a_file_named_build_is_one_sentence(capsys, tmp_path, monkeypatch, argv):
+    """`touch build` in a fresh clone: the verbs that write into build/ say so before any work."""
+    build = tmp_path / "build"
+    build.write_text("not a folder\n", encoding="utf-8")
+    monkeypatch.setattr(cli, "BUILD_ROOT", build)
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert f"{build}: is a file where the build folder belongs" in one_line(err, argv[0])
+    assert build.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_site_build_pointing_at_a_file_or_into_a_missing_folder(capsys, tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    code, out, err = run(capsys, "site", "--no-properties", "--build", str(afile))
+    assert code == 2 and "is a file where the build folder belongs" in one_line(err, "site")
+    code, out, err = run(capsys, "site", "--no-properties", "--build", str(tmp_path / "no" / "build"))
+    assert code == 2 and "does not exist" in one_line(err, "site")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_the_repository_build_folder_may_be_created(tmp_path, monkeypatch):
+    build = tmp_path / "build"
+    monkeypatch.setattr(cli, "BUILD_ROOT", build)
+    assert cli._build_folder(build) == build and build.is_dir()
+
+
+def test_verify_one_section_onto_a_file_that_is_not_results(capsys, tmp_path):
+    output = tmp_path / "results.json"
+    output.write_text("{not json", encoding="utf-8")
+    code, out, err = run(capsys, "verify", "--ref", "ninth:objective-markers", "--no-properties",
+                         "--output", str(output))
+    assert code == 2
+    assert f"{output}: cannot be read as earlier results" in one_line(err, "verify")
+    assert output.read_text(encoding="utf-8") == "{not json"
+
+
+def test_atomic_write_interrupted_keeps_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    target = tmp_path / "results.json"
+    target.write_text("old\n", encoding="utf-8")
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        checks.write_results({"checks": []}, target)
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_write_keeps_ordinary_permissions(tmp_path):
+    umask = os.umask(0)
+    os.umask(umask)
+    atomic.write_text(tmp_path / "new.json", "{}\n")
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o666 & ~umask
+    (tmp_path / "new.json").chmod(0o640)
+    atomic.write_text(tmp_path / "new.json", "[]\n")
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "new.json").read_text(encoding="utf-8") == "[]\n"
+    with pytest.raises(atomic.OutputError, match="does not exist"):
+        checks.write_results({}, tmp_path / "missing" / "results.json")
+    assert leftovers(tmp_path) == [] and not (tmp_path / "missing").exists()
+
+
+def test_calc_plot_interrupted_keeps_the_old_plot(capsys, tmp_path, monkeypatch):
+    """Ctrl-C while the plot is being written: one line, exit 130, the old plot as it was, no temporary file."""
+    from matplotlib.figure import Figure
+
+    plot = tmp_path / "plot.svg"
+    plot.write_text("<svg>old</svg>", encoding="utf-8")
+
+    def half_written(self, fname, **kwargs):
+        Path(fname).write_text("<svg>par", encoding="utf-8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Figure, "savefig", half_written)
+    code, out, err = run(capsys, "calc", SCENARIO, "--plot", str(plot))
+    assert code == 130
+    assert one_line(err, "calc") == "rules40k calc: interrupted"
+    assert plot.read_text(encoding="utf-8") == "<svg>old</svg>"
+    assert leftovers(tmp_path) == []
+
+
+# --------------------------------------------------------------------------
+# Interrupts and unexpected errors in main
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("raised,status", [(KeyboardInterrupt, 130), (cli.Terminated, 143)])
+def test_an_interrupt_is_one_line(capsys, monkeypatch, raised, status):
+    def stopped(args):
+        raise raised()
+
+    monkeypatch.setattr(cli, "cmd_show", stopped)
+    code, out, err = run(capsys, "show", "05.02")
+    assert code == status
+    assert one_line(err, "show") == "rules40k show: interrupted"
+
+
+def test_an_interrupt_a_library_turned_into_its_own_error_is_still_an_interrupt(capsys, monkeypatch):
+    """pytest (under verify) catches Ctrl-C and returns "interrupted"; the run must not end as an internal error."""
+    def swallowed(args):
+        try:
+            cli._on_signal(signal.SIGINT, None)
+        except KeyboardInterrupt:
+            raise RuntimeError("pytest could not run the properties (exit code 2)") from None
+
+    monkeypatch.setattr(cli, "cmd_show", swallowed)
+    code, out, err = run(capsys, "show", "05.02")
+    assert code == 130
+    assert one_line(err, "show") == "rules40k show: interrupted"
+
+
+def test_an_unexpected_error_is_one_line_and_exit_70(capsys, monkeypatch):
+    def broken(args):
+        raise ZeroDivisionError("division by zero\n" + "x" * 1000)
+
+    monkeypatch.setattr(cli, "cmd_show", broken)
+    monkeypatch.delenv("RULES40K_DEBUG", raising=False)
+    code, out, err = run(capsys, "show", "05.02")
+    assert code == 70
+    line = one_line(err, "show")
+    assert line.startswith("rules40k show: internal error: ZeroDivisionError: division by zero x")
+    assert line.endswith("(rerun with RULES40K_DEBUG=1 for the traceback)") and len(line) < 320
+    monkeypatch.setenv("RULES40K_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        main(["show", "05.02"])
+
+
+# --------------------------------------------------------------------------
+# Real processes: a closed pipe, signals during a site build, what calc imports
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv,read", [(["coverage", "--json"], 1), (["coverage", "--ruleset", "ninth"], 0)],
+                         ids=["json-after-one-line", "rich-table-before-any"])
+def test_output_piped_into_head_ends_quietly(argv, read):
+    """`rules40k coverage --json | head -1`: the reader stops early; exit 141 (SIGPIPE's status), no traceback,
+    for a plain print and for rich's console alike."""
+    process = cli_process(*argv)
+    first = [process.stdout.readline() for _ in range(read)]
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 141, err
+    assert err == "" and first == ["[\n"][:read]
+
+
+@pytest.fixture
+def previous_site(tmp_path) -> Path:
+    """A build folder holding an earlier, good site (its bytes are what an interrupted build must keep)."""
+    build = tmp_path / "build"
+    (build / "site" / "ninth" / "overwatch").mkdir(parents=True)
+    (build / "site" / "index.html").write_text("<html>the previous good site</html>\n", encoding="utf-8")
+    (build / "site" / "ninth" / "overwatch" / "index.html").write_bytes(b"<p>\xe2\x80\x94 kept</p>\n")
+    return build
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_site_build_keeps_the_previous_site(previous_site, signum):
+    """Interrupt a real `rules40k site` during its MkDocs step (when its temporary site folder appears)."""
+    before = tree(previous_site / "site")
+    process = cli_process("site", "--ruleset", "ninth", "--no-properties", "--build", str(previous_site))
+    deadline = time.monotonic() + 240
+    while not list(previous_site.glob(".site-tmp-*")):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the build never reached MkDocs"
+        time.sleep(0.02)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signum, err
+    assert err == "rules40k site: interrupted\n"
+    assert tree(previous_site / "site") == before
+    assert not list(previous_site.glob(".site-*"))
+
+
+def test_the_next_build_removes_what_a_killed_build_left(previous_site, tmp_path):
+    """SIGKILL cannot clean up: the next build removes the temporary folders (and never touches the site
+    without MkDocs)."""
+    from rules40k_site import generate
+
+    for stale in (".site-tmp-abc123", ".site-old-abc123", ".docs-abc123"):
+        (previous_site / stale / "deep").mkdir(parents=True)
+        (previous_site / stale / "deep" / "page.html").write_text("half", encoding="utf-8")
+    before = tree(previous_site / "site")
+    generate.build(previous_site, rulesets=["ninth"], run_mkdocs=False)
+    assert leftovers(previous_site) == []
+    assert tree(previous_site / "site") == before
+    assert (previous_site / "docs" / "ninth").is_dir()
+
+
+def test_calc_imports_neither_geometry_nor_the_site_nor_every_chapter():
+    """`rules40k calc` starts fast: numpy, shapely, jinja2 and the chapters it does not use stay unloaded;
+    registry.load("core") still registers every chapter; rules.logic and rules.dice never import z3 themselves."""
+    probe = f"""
+import json, sys
+from rules40k.cli import main
+main(["calc", {SCENARIO!r}, "--json"])
+heavy = ["z3", "numpy", "shapely", "jinja2", "matplotlib", "rules40k_site.generate", "rules.core.fight_phase",
+         "rules.core.charge_phase", "rules.core.transports"]
+loaded = [m for m in heavy if m in sys.modules]
+from rules import registry
+import rules.core
+encoded = registry.load("core")
+missing = [m for m in rules.core.MODULES if m not in sys.modules]
+print(json.dumps({{"loaded": loaded, "missing": missing, "encoded": len(encoded)}}))
+"""
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["loaded"] == [] and report["missing"] == []
+    assert report["encoded"] > 100
+    logic_only = subprocess.run([sys.executable, "-c", "import sys, rules.dice, rules.battlefield; "
+                                 "print('z3' in sys.modules, 'shapely' in sys.modules)"],
+                                capture_output=True, text=True, timeout=60)
+    assert logic_only.stdout.split() == ["False", "False"], logic_only.stderr
+
+
+@pytest.mark.parametrize("text,words", [("{not json", "not valid JSON"), ('{"weapons": []}', "")])
+def test_bench_with_a_bad_scenario_is_one_sentence(capsys, tmp_path, text, words):
+    bad = tmp_path / "bad.json"
+    bad.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "bench", str(bad), "--max-trials", "10")
+    assert code == 2 and out == ""
+    line = one_line(err, "bench")
+    assert line.startswith(f"rules40k bench: {bad}") and words in line, line
