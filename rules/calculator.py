@@ -664,6 +664,13 @@ class _Chain:
         self.limits: dict = {}
         self.transitions: dict = {}
 
+    def _why_large(self) -> str:
+        uncapped = sum(cap is None for cap in self.caps[1:]) + (self.critical_cap is None)
+        return (f"the target's groups need {len(self.bands)} different save rolls against this weapon"
+                + (f" and {uncapped} count(s) of rolls cannot be capped because groups with different Feel No "
+                   "Pain can take them" if uncapped else "")
+                + "; split the weapon's attacks over fewer models or simplify the target")
+
     def _shared_null(self, groups: list[int]) -> Any:
         """The chance that one damage loses no wound, if the same for every group listed, else None."""
         chances = set()
@@ -787,12 +794,18 @@ class _Chain:
             key = (state, (0,) * width, 0)
             current[key] = current.get(key, 0) + gmpy2.mpz(p * denominator)
         finished: Dist = {}
+        work = 0
         for n in range(max(attacks) + 1):
             if n:
                 moves = {state: self._transitions(state, per_attack) for state, _, _ in current}
                 step = 1
                 for d, _ in moves.values():
                     step = math.lcm(step, d)
+                work += len(current) * len(per_attack)
+                if work > CHAIN_WORK_LIMIT:
+                    raise TooLarge(f"the exact calculation needs more than {CHAIN_WORK_LIMIT:,} steps (at "
+                                   f"attack {n} of {max(attacks)} of {self.plan.weapon.name!r}); "
+                                   + self._why_large())
                 nxt: dict = {}
                 get = nxt.get
                 for (state, deferred, criticals), w in current.items():
@@ -830,6 +843,15 @@ class _Chain:
 
 
 _NO_LIMIT = 1 << 62  # no cap: every count matters
+
+#: The most chain steps (states carried x outcomes of an attack, summed over attacks) one weapon may take,
+#: about 20 s here. Only units whose groups have three or more different save rolls together with
+#: different Feel No Pain come near it (see ``_Chain._why_large``).
+CHAIN_WORK_LIMIT = 10_000_000
+
+
+class TooLarge(ValueError):
+    """A legal scenario whose exact answer would take too long; the message says why."""
 
 
 def calculate(scenario: Scenario, engine: str = "chain") -> Result:

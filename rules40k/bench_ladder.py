@@ -37,10 +37,10 @@ class Target:
 
 
 TARGETS = (
-    Target("20 x W1", "1", ({"name": "Boy", "count": 20, "T": 4, "Sv": 5, "W": 1},)),
-    Target("10 x W3", "D3", ({"name": "Gravis", "count": 10, "T": 4, "Sv": 3, "W": 3},)),
-    Target("1 x W12, FNP 5+", "D6", ({"name": "Daemon Prince", "count": 1, "T": 10, "Sv": 3, "W": 12, "FNP": 5},)),
-    Target("attached unit (3 groups)", "2D6", (
+    Target("20xW1", "1", ({"name": "Boy", "count": 20, "T": 4, "Sv": 5, "W": 1},)),
+    Target("10xW3", "D3", ({"name": "Gravis", "count": 10, "T": 4, "Sv": 3, "W": 3},)),
+    Target("W12+FNP", "D6", ({"name": "Daemon Prince", "count": 1, "T": 10, "Sv": 3, "W": 12, "FNP": 5},)),
+    Target("attached", "2D6", (
         {"name": "Intercessor", "count": 10, "T": 4, "Sv": 3, "W": 2},
         {"name": "Captain", "count": 1, "T": 4, "Sv": 2, "W": 5, "InSv": 4, "character": True, "role": "leader"},
         {"name": "Lieutenant", "count": 1, "T": 4, "Sv": 3, "W": 4, "character": True, "role": "leader"})),
