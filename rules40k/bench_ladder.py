@@ -129,13 +129,19 @@ def _icepool_models_destroyed(target: Target, attacks: int) -> dict[int, Fractio
     return dict(sorted(out.items()))
 
 
-def _timed(function, repeats: int):
-    """Best time of ``repeats`` runs, the peak memory of one more, and the result."""
+def _timed(function, repeats: int, memory_under: float = 5.0):
+    """Best time of ``repeats`` runs (one if a run takes over a second), the peak memory of one more run, and
+    the result. tracemalloc slows Python code several times over, so runs slower than ``memory_under`` seconds
+    are not measured again for memory (None)."""
     best, result = math.inf, None
     for _ in range(repeats):
         start = time.perf_counter()
         result = function()
         best = min(best, time.perf_counter() - start)
+        if best > 1:
+            break
+    if best > memory_under:
+        return best, None, result
     tracemalloc.start()
     function()
     _, peak = tracemalloc.get_traced_memory()

@@ -597,6 +597,9 @@ def _bench_ladder(args: argparse.Namespace) -> int:
     for column in ("target", "D", "A", "exact ms", "icepool ms", "×", "same", "sim ×", "MiB"):
         table.add_column(column, justify="right", no_wrap=True)
 
+    def mib(value: float | None) -> str:
+        return "?" if value is None else f"{value:.1f}"
+
     def ms(value: float) -> str:
         value *= 1000
         return f"{value:.2f}" if value < 10 else f"{value:.1f}" if value < 100 else f"{value:.0f}"
@@ -608,10 +611,10 @@ def _bench_ladder(args: argparse.Namespace) -> int:
                       f"{row['icepool_over_exact']:.1f}" if peer else "—",
                       ("yes" if row["icepool_agrees"] else "NO") if peer else "—",
                       f"{row['simulation_over_exact']:.0f}" + ("*" if row["simulation_extrapolated"] else ""),
-                      f"{row['exact_peak_mib']:.1f}" + (f"/{row['icepool_peak_mib']:.1f}" if peer else ""))
+                      mib(row["exact_peak_mib"]) + (f"/{mib(row['icepool_peak_mib'])}" if peer else ""))
     console.print(table)
     console.print("×: icepool's time (then the simulation's) over the calculator's; same: icepool's "
-                  "distribution equals the calculator's exactly; MiB: peak memory, calculator/icepool (--json has the seconds).")
+                  "distribution equals the calculator's exactly; MiB: peak memory, calculator/icepool (?: a run over 5 s is not repeated to measure it).")
     skipped = sorted({row["icepool"] for row in report["rungs"] if "icepool" in row})
     for reason in skipped:
         console.print(f"icepool: {reason}")
