@@ -573,6 +573,51 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+    """Mutation testing: each mutant of the rule modules against the checks of the sections it touches."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from rules import spec
+    from rules40k import atomic, mutate
+
+    ruleset = _ruleset_name(args, default=None)
+    names = [ruleset] if ruleset else list(spec.rulesets())
+    modules = [m for name in names for m in mutate.modules_of(name)]
+    if args.module:
+        wanted = args.module if args.module.startswith("rules.") else f"rules.{args.module}"
+        if wanted not in modules:
+            raise UsageError(f"--module {_shown(args.module)} is not a rule module of "
+                             f"{'the ruleset ' + ruleset if ruleset else 'any ruleset'} (e.g. core.objectives)")
+        modules = [wanted]
+    ref = spec.qualify(ruleset or spec.DEFAULT_RULESET, args.ref) if args.ref else None
+    console = _console()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=args.json) as bar:
+        task = bar.add_task("mutants", total=None)
+
+        def progress(text: str, done: int, total: int) -> None:
+            bar.update(task, description=text[:50], completed=done, total=total)
+
+        report = mutate.run(modules, ref=ref, sample_size=args.sample, jobs=args.jobs, timeout=args.timeout,
+                            seed=args.seed, progress=progress)
+    atomic.write_text(args.output, json.dumps(report, indent=2) + "\n")
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    table = Table(title=f"Mutation score per module ({len(report['mutants'])} mutants; report in {args.output})")
+    for column in ("module", "mutants", "killed", "survived", "not run", "score"):
+        table.add_column(column, justify="right")
+    for module, row in report["modules"].items():
+        score = "—" if row["score"] is None else f"{100 * row['score']:.0f}%"
+        table.add_row(module, str(row["mutants"]), str(row["killed"]), str(row["survived"]), str(row["not_run"]),
+                      score)
+    console.print(table)
+    for row in report["mutants"]:
+        if row["killed"] is False:
+            console.print(f"survived: {row['module']}:{row['line']} {row['function']} ({row['kind']}): {row['change']}")
+    return 0
+
+
 def _bench_ladder(args: argparse.Namespace) -> int:
     """`rules40k bench` without scenarios: the ladder against icepool and the simulation, and calc's start-up."""
     from rules40k import bench_ladder
@@ -707,7 +752,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
             _build_folder(BUILD_ROOT)
         atomic.check_target(path)
 
-    if args.verb == "verify":
+    if args.verb in ("verify", "mutate"):
         output(args.output)
     elif args.verb == "calc" and args.plot:
         output(args.plot)
@@ -782,6 +827,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
     p.set_defaults(run=cmd_bench)
+
+    p = verbs.add_parser("mutate", help="mutation testing: break the rule code one change at a time, see checks fail")
+    _ruleset_option(p, "mutate this ruleset's modules only (default: every ruleset)")
+    p.add_argument("--module", help="one rule module, e.g. core.objectives")
+    p.add_argument("--ref", help="only mutants of functions tagged with this section")
+    p.add_argument("--sample", type=_whole_number(1), default=None, help="a random sample of N mutants (for CI)")
+    p.add_argument("--seed", type=_whole_number(0), default=0, help="the sample's seed")
+    p.add_argument("--jobs", type=_whole_number(1), default=2, help="mutants run at once (default 2)")
+    p.add_argument("--timeout", type=_positive_number, default=300.0,
+                   help="seconds before a mutant's checks count as killed by a hang (default 300)")
+    p.add_argument("--output", default=str(BUILD_ROOT / "mutation.json"), help="the report (JSON)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_mutate)
 
     p = verbs.add_parser("score", help="replay a mission pack game's scoring moments; print its scoring sheet")
     p.add_argument("game", help="game record (YAML or JSON: mission, players, events), or - for standard input")
