@@ -107,7 +107,7 @@ class WeaponPlan:
     def wound_events(self) -> Dist:
         """Chance of each (wounds to save, critical wounds) pair over all the weapon's attacks.
 
-        Only the literal engine and the explanation's checks need it: the fast
+        Only the literal engine and the calculator's properties need it: the fast
         engine never pools the wounds, and this costs the square of the attacks.
         """
         add2 = lambda a, b: (a[0] + b[0], a[1] + b[1])  # noqa: E731
@@ -536,26 +536,20 @@ class Calculator:
                     _add(nxt, state, p)
                     continue
                 plan = self.plan(weapon, self.toughness(state))
-                key = (id(plan), self.allocation_order(state), self._precision_group(state, plan))
-                alike.setdefault(key, (plan, {}))[1][state] = p
-            for plan, start in alike.values():
+                order, precision = self.allocation_order(state), self._precision_group(state, plan)
+                alike.setdefault((id(plan), order, precision), (plan, order, precision, {}))[3][state] = p
+            for plan, order, precision, start in alike.values():
                 if self.engine == "literal":
                     for state, p in start.items():
                         for s3, q in self.resolve_weapon_literal(state, plan).items():
                             _add(nxt, s3, p * q)
                 else:
-                    for s3, q in _Chain(self, start, plan).run().items():
+                    for s3, q in _Chain(self, start, plan, order, precision).run().items():
                         _add(nxt, s3, q)
             dist = nxt
             steps.append(self._explain(weapon, dist))
         return Result(self.scenario, self.groups, _fractions(dist), _fractions(self._models_destroyed(dist)),
                       _fractions(self._wounds_lost(dist)), steps)
-
-    def resolve_weapon(self, state: State, plan: WeaponPlan) -> Dist:
-        """One weapon's attacks against the unit in ``state``: the distribution of the unit's state after them."""
-        if self.engine == "literal":
-            return self.resolve_weapon_literal(state, plan)
-        return _Chain(self, {state: ONE}, plan).run()
 
     def resolve_weapon_literal(self, state: State, plan: WeaponPlan) -> Dist:
         """The rules as written, step by step: pool every wound, sort the save rolls, resolve one at a time.
@@ -634,13 +628,12 @@ class _Chain:
     Cost: about linear in the attacks (times the unit's states and the counts).
     """
 
-    def __init__(self, calc: Calculator, start: Dist, plan: WeaponPlan):
-        """``start``: the unit's states before the weapon, with their chances; all must share the allocation
-        order and [PRECISION] group (the calculator groups them so)."""
+    def __init__(self, calc: Calculator, start: Dist, plan: WeaponPlan, order: tuple[int, ...],
+                 precision: int | None):
+        """``start``: the unit's states before the weapon, with their chances; all share the allocation
+        ``order`` and [PRECISION] group ``precision`` (the calculator groups them so)."""
         self.calc, self.start, self.plan = calc, start, plan
-        state = next(iter(start))
-        self.order = calc.allocation_order(state)
-        self.precision = calc._precision_group(state, plan)
+        self.order, self.precision = order, precision
         ap = plan.weapon.AP
         self.threshold = []
         for g in calc.groups:
@@ -698,31 +691,32 @@ class _Chain:
             return {state: ONE}
         return self._damaged(state, g, band > 0 and self.null[band] is not None)
 
-    def _power(self, state: State, band: int, n: int) -> Dist:
-        """The state after n failed saves in ``band``, each resolved in turn."""
-        chain = self.powers.setdefault((state, band), [{state: ONE}])
+    def _mortal_event(self, state: State) -> Dist:
+        """One critical wound's mortal wounds: damage to the model 06.02 picks, at most one model (24.10)."""
+        g = self.calc._mortal_wound_group(state)
+        if g is None:
+            return {state: ONE}
+        return self._damaged(state, g, self.critical_null is not None)
+
+    @staticmethod
+    def _repeated(chain: list, n: int, event) -> Dist:
+        """``chain[k]``: the state after k events from ``chain[0]``; extended with ``event`` as far as n."""
         while len(chain) <= n:
             step: Dist = {}
             for s, p in chain[-1].items():
-                for s2, q in self._event(s, band).items():
+                for s2, q in event(s).items():
                     _add(step, s2, p * q)
             chain.append(step)
         return chain[n]
 
+    def _power(self, state: State, band: int, n: int) -> Dist:
+        """The state after n failed saves in ``band``, each resolved in turn."""
+        return self._repeated(self.powers.setdefault((state, band), [{state: ONE}]), n,
+                              lambda s: self._event(s, band))
+
     def _mortal(self, state: State, n: int) -> Dist:
         """The state after n critical wounds' mortal wounds (06.02, 24.10)."""
-        chain = self.mortal.setdefault(state, [{state: ONE}])
-        while len(chain) <= n:
-            step: Dist = {}
-            for s, p in chain[-1].items():
-                g = self.calc._mortal_wound_group(s)
-                if g is None:
-                    _add(step, s, p)
-                    continue
-                for s2, q in self._damaged(s, g, self.critical_null is not None).items():
-                    _add(step, s2, p * q)
-            chain.append(step)
-        return chain[n]
+        return self._repeated(self.mortal.setdefault(state, [{state: ONE}]), n, self._mortal_event)
 
     # -- the chain --------------------------------------------------------------------------------
 
