@@ -280,6 +280,12 @@ def _read_source(source: str) -> tuple[str, str]:
         raise UsageError(f"{name}: is not UTF-8 text (byte {error.start + 1} cannot be decoded)") from None
 
 
+def _about(source: str, error: Exception) -> UsageError:
+    """An input error as one sentence that names its file once (readers that know the file name it already)."""
+    message = str(error)
+    return UsageError(message if message.startswith(source) else f"{source}: {message}")
+
+
 def _read_scenario_source(source: str) -> tuple[object, str]:
     """Parsed JSON, or one sentence for each way reading it fails: bad syntax, nesting too deep, a number too long."""
     text, name = _read_source(source)
@@ -360,7 +366,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
         sc = scenario.read_scenario(data, name)
         result = calculator.calculate(sc)
     except (scenario.ScenarioError, ValueError) as error:
-        raise UsageError(str(error) if str(error).startswith(name) else f"{name}: {error}") from None
+        raise _about(name, error) from None
     if args.plot:
         plot_path = Path(args.plot)
         if plot_path.suffix not in {".svg", ".png", ".pdf"}:
@@ -419,8 +425,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     try:
         sheet = scoring.scoring_sheet(scoring.read_game(data, source))
     except scoring.ScoringError as error:
-        message = str(error)
-        raise UsageError(message if message.startswith(source) else f"{source}: {message}") from None
+        raise _about(source, error) from None
     if args.json:
         print(json.dumps(sheet, indent=2, ensure_ascii=False))
         return 0
@@ -554,7 +559,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         try:
             scenario.read_scenario(data, name)
         except (scenario.ScenarioError, ValueError) as error:
-            raise UsageError(str(error) if str(error).startswith(name) else f"{name}: {error}") from None
+            raise _about(name, error) from None
     rows = bench.run(paths, repeats=args.repeats, precision=args.precision, max_trials=args.max_trials)
     if args.json:
         print(json.dumps(rows, indent=2))
@@ -692,8 +697,10 @@ def _previous_results(output: Path) -> dict:
 
 
 def _shown(text: str) -> str:
-    """A value as the user typed it, cut short enough for one line."""
-    return repr(text if len(text) <= 60 else text[:59] + "…")
+    """A value as the user typed it, cut short enough for one line (the scenario reader's rule)."""
+    from rules.dice import shown
+
+    return shown(text)
 
 
 def _whole_number(low: int):
