@@ -26,45 +26,59 @@ def _variance(dist) -> float:
     return float(sum((k - mean) ** 2 * p for k, p in dist.items()))
 
 
-def bench_one(path: Path, repeats: int = 3, precision: float = 0.01, max_trials: int | None = None,
-              seed: int = 1) -> dict:
-    sc = scenario.read_scenario(json.loads(path.read_text(encoding="utf-8")), str(path))
-    times = []
-    result = None
+def timed(function, repeats: int, stop_after: float = math.inf, memory_under: float = math.inf):
+    """Best time of ``repeats`` runs (fewer once a run takes over ``stop_after`` s), the peak memory in MiB of one
+    more run, and the result. tracemalloc slows Python code several times over, so a run slower than
+    ``memory_under`` seconds is not repeated to measure memory (None)."""
+    best, result = math.inf, None
     for _ in range(repeats):
         start = time.perf_counter()
-        result = calculator.calculate(sc)
-        times.append(time.perf_counter() - start)
+        result = function()
+        best = min(best, time.perf_counter() - start)
+        if best > stop_after:
+            break
+    if best > memory_under:
+        return best, None, result
     tracemalloc.start()
-    calculator.calculate(sc)
+    function()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    return best, peak / 2 ** 20, result
+
+
+def simulate(sc, result, precision: float, max_trials: int | None, seed: int) -> dict:
+    """The simulation of ``sc`` for a mean of models destroyed within ±``precision`` (95%): the trials that needs
+    (from the exact variance), the trials run (at most ``max_trials``; the time is then extrapolated), the mean."""
     sigma = math.sqrt(_variance(result.models_destroyed))
     needed = max(1, math.ceil((1.96 * sigma / precision) ** 2))
     trials = needed if max_trials is None else min(needed, max_trials)
     start = time.perf_counter()
     outcomes = simulation.Simulator(sc).run(trials, seed)
-    sim_time = time.perf_counter() - start
-    sim_mean = sum(o.models_destroyed for o in outcomes) / trials
-    per_trial = sim_time / trials
+    seconds = time.perf_counter() - start
+    return {"simulation_trials_for_precision": needed, "simulation_trials_run": trials,
+            "simulation_seconds": seconds, "simulation_seconds_for_precision": seconds / trials * needed,
+            "simulation_extrapolated": trials < needed,
+            "simulated_mean": sum(o.models_destroyed for o in outcomes) / trials}
+
+
+def bench_one(path: Path, repeats: int = 3, precision: float = 0.01, max_trials: int | None = None,
+              seed: int = 1) -> dict:
+    sc = scenario.read_scenario(json.loads(path.read_text(encoding="utf-8")), str(path))
+    exact_seconds, peak_mib, result = timed(lambda: calculator.calculate(sc), repeats)
+    simulated = simulate(sc, result, precision, max_trials, seed)
     attacks = sum(float(sum(k * p for k, p in calculator.Calculator(sc).plan(w, sc.models[0].T).attacks.items()))
                   for w in sc.weapons)
     return {
         "scenario": path.name,
         "weapons": len(sc.weapons),
         "expected_attacks": attacks,
-        "exact_seconds": min(times),
-        "exact_peak_mib": peak / 2 ** 20,
+        "exact_seconds": exact_seconds,
+        "exact_peak_mib": peak_mib,
         "expected_models_destroyed": float(result.expected_models_destroyed),
-        "simulation_trials_for_precision": needed,
-        "simulation_trials_run": trials,
-        "simulation_seconds": sim_time,
-        "simulation_seconds_for_precision": per_trial * needed,
-        "simulation_extrapolated": trials < needed,
-        "simulated_mean": sim_mean,
-        "simulated_mean_within_precision": abs(sim_mean - float(result.expected_models_destroyed))
-        <= precision * math.sqrt(needed / trials),
-        "exact_faster_by": per_trial * needed / min(times),
+        **simulated,
+        "simulated_mean_within_precision": abs(simulated["simulated_mean"] - float(result.expected_models_destroyed))
+        <= precision * math.sqrt(simulated["simulation_trials_for_precision"] / simulated["simulation_trials_run"]),
+        "exact_faster_by": simulated["simulation_seconds_for_precision"] / exact_seconds,
     }
 
 

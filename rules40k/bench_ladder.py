@@ -20,7 +20,6 @@ import math
 import subprocess
 import sys
 import time
-import tracemalloc
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -129,34 +128,15 @@ def _icepool_models_destroyed(target: Target, attacks: int) -> dict[int, Fractio
     return dict(sorted(out.items()))
 
 
-def _timed(function, repeats: int, memory_under: float = 5.0):
-    """Best time of ``repeats`` runs (one if a run takes over a second), the peak memory of one more run, and
-    the result. tracemalloc slows Python code several times over, so runs slower than ``memory_under`` seconds
-    are not measured again for memory (None)."""
-    best, result = math.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-        if best > 1:
-            break
-    if best > memory_under:
-        return best, None, result
-    tracemalloc.start()
-    function()
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return best, peak / 2 ** 20, result
-
-
 def rung(target: Target, attacks: int, repeats: int = 1, trials: int = 200, seed: int = 1,
          icepool_budget: float = 60.0) -> dict:
     """One rung: calculator, icepool (unless an earlier rung of this target went past its budget) and simulation."""
-    from rules import calculator, simulation
+    from rules import calculator
     from rules.scenario import read_scenario
+    from rules40k.bench import simulate, timed
 
     sc = read_scenario(scenario(target, attacks), "ladder")
-    exact_s, exact_mib, result = _timed(lambda: calculator.calculate(sc), repeats)
+    exact_s, exact_mib, result = timed(lambda: calculator.calculate(sc), repeats, stop_after=1, memory_under=5)
     row = {"target": target.name, "damage": target.damage, "attacks": attacks, "exact_seconds": exact_s,
            "exact_peak_mib": exact_mib, "expected_models_destroyed": float(result.expected_models_destroyed)}
     try:
@@ -165,22 +145,14 @@ def rung(target: Target, attacks: int, repeats: int = 1, trials: int = 200, seed
         row["icepool"] = "not installed (pip install -e '.[bench]')"
     else:
         if icepool_budget > 0:
-            peer_s, peer_mib, peer = _timed(lambda: _icepool_models_destroyed(target, attacks), repeats)
+            peer_s, peer_mib, peer = timed(lambda: _icepool_models_destroyed(target, attacks), repeats,
+                                           stop_after=1, memory_under=5)
             row.update(icepool_seconds=peer_s, icepool_peak_mib=peer_mib, icepool_agrees=peer == result.models_destroyed,
                        icepool_over_exact=peer_s / exact_s)
         else:
             row["icepool"] = "skipped: an earlier rung of this target took longer than the budget"
-    mean = result.expected_models_destroyed
-    sigma = math.sqrt(float(sum((k - mean) ** 2 * p for k, p in result.models_destroyed.items())))
-    needed = max(1, math.ceil((1.96 * sigma / 0.01) ** 2))
-    run = min(needed, trials)
-    start = time.perf_counter()
-    outcomes = simulation.Simulator(sc).run(run, seed)
-    per_trial = (time.perf_counter() - start) / run
-    row.update(simulation_trials_for_precision=needed, simulation_seconds_for_precision=per_trial * needed,
-               simulation_extrapolated=run < needed,
-               simulation_over_exact=per_trial * needed / exact_s,
-               simulated_mean=sum(o.models_destroyed for o in outcomes) / run)
+    row.update(simulate(sc, result, 0.01, trials, seed))
+    row["simulation_over_exact"] = row["simulation_seconds_for_precision"] / exact_s
     return row
 
 
