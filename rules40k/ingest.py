@@ -695,10 +695,15 @@ class Structure:
         if " ".join(final.split()) != self.last_line:
             raise IngestError(f"{path}: line {end}: the document's last line reads {shown(final, end=True)}, not "
                               f"{shown(self.last_line, end=True)} as {self.path.name} says; it is cut short or changed")
-        extra = next((l for l in lines[end:] if l.text), None)
-        if extra is not None:
-            raise IngestError(f"{path}: line {extra.number}: the document goes on after its last line "
-                              f"(line {end}) with {shown(extra.text)}; is it pasted twice?")
+        check_nothing_after(lines[end:], end, path)
+
+
+def check_nothing_after(rest: list[Line], end: int, path: Path) -> None:
+    """Nothing but blank lines follows the document's last line (line ``end``): a copy pasted after it is refused."""
+    extra = next((line for line in rest if line.text), None)
+    if extra is not None:
+        raise IngestError(f"{path}: line {extra.number}: the document goes on after its last line "
+                          f"(line {end}) with {shown(extra.text)}; is it pasted twice?")
 
 
 def build(lines: list[Line], layout: Layout, path: Path, structure: Structure) -> dict:

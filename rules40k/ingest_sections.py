@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import spec as spec_access
-from rules40k.ingest import IngestError, Line, _load_annotation, join_lines, shown, split_notes
+from rules40k.ingest import IngestError, Line, _load_annotation, check_nothing_after, join_lines, shown, split_notes
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
 LAYOUT_KEYS = ("document", "marker", "last_line", "chapters", "pages", "entries")
@@ -162,10 +162,7 @@ def check_end(last_block: list[Line], layout: SectionsLayout, path: Path) -> Non
         raise IngestError(f"{path}: line {final.number}: the document ends with {shown(final.text, end=True)}, not "
                           f"with {shown(layout.last_line, end=True)} as {layout.path.name} says; it is cut short or "
                           "changed")
-    extra = next((line for line in last_block if line.number > end.number and line.text), None)
-    if extra is not None:
-        raise IngestError(f"{path}: line {extra.number}: the document goes on after its last line (line {end.number}) "
-                          f"with {shown(extra.text)}; is it pasted twice?")
+    check_nothing_after([line for line in last_block if line.number > end.number], end.number, path)
 
 
 def join_page_breaks(text: str, line: int, report: list[dict]) -> str:
