@@ -126,9 +126,14 @@ FINDING = {"id": (TEXT, True), "refs": (REFS, True), "kind": (TEXT, True), "summ
 FINDING_KINDS = ("gap", "contradiction", "unreachable", "ambiguity", "no-legal-choice", "non-termination")
 
 
+def _label(trail: tuple) -> str:
+    """A value's place inside an entry as a message names it: ``evidence[0].line``."""
+    return "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in trail).lstrip(".")
+
+
 def _fields(path: Path, where: str, trail: tuple, value: Any, table: dict) -> None:
     """``value`` has the keys of ``table`` it must, none it may not, and each of the kind asked for."""
-    name = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in trail[1:]).lstrip(".")
+    name = _label(trail[1:])
 
     def fail(problem: str, at: tuple = trail) -> AnnotationError:
         line = line_of(path, at)
@@ -182,7 +187,7 @@ def _check_ref(path: Path, index: int, entry: dict, trail: tuple, document: str,
     for step in trail:
         ref = ref[step]
     name, local = spec.split_ref(ref) if ":" in ref else (document, ref)
-    label = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in trail).lstrip(".")
+    label = _label(trail)
     if name not in spec.rulesets():
         raise _problem(path, index, entry, trail, f"{label} {shown(ref)} names no ruleset")
     if local not in _known(name, root):
