@@ -47,13 +47,26 @@ def check_target(path: str | os.PathLike) -> Path:
     return path
 
 
+def _umask() -> int:
+    """The process's umask (reading it means setting it, so it is set straight back)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
 def _mode(path: Path) -> int:
     """The target's permissions, or those a plain ``open(path, "w")`` would give (mkstemp's are 0600)."""
     if path.exists():
         return path.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    return 0o666 & ~_umask()
+
+
+def temporary_folder(prefix: str, parent: Path) -> Path:
+    """A new folder in ``parent`` with a unique name and the permissions of a plain mkdir (mkdtemp's are 0700),
+    for a folder that is renamed into place when it is complete."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    folder.chmod(0o777 & ~_umask())
+    return folder
 
 
 @contextlib.contextmanager

@@ -33,7 +33,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -44,7 +43,7 @@ import jinja2
 import yaml
 
 from rules import registry, spec
-from rules40k import annotations, coverage, ingest_sections
+from rules40k import annotations, atomic, coverage, ingest_sections
 from rules40k.ingest import IngestError
 
 REPO_ROOT = spec.SPEC_ROOT.parent
@@ -1107,20 +1106,10 @@ def index_data(books: list[Book], code_files: list[str]) -> dict:
     return {"rulesets": [b.document for b in books], "pages": pages}
 
 
-def _temporary_folder(prefix: str, parent: Path) -> Path:
-    """A new folder with a unique name, with the permissions of a plain mkdir (mkdtemp's are 0700), since it
-    becomes build/docs or build/site."""
-    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    folder.chmod(0o777 & ~umask)
-    return folder
-
-
 def write_docs(build: Path, pages: dict[str, str]) -> Path:
     """Write the pages to a temporary folder, then move it to build/docs in one step."""
     docs = build / "docs"
-    tmp = _temporary_folder(".docs-", build)
+    tmp = atomic.temporary_folder(".docs-", build)
     try:
         for path in sorted(pages):
             target = tmp / path
@@ -1135,8 +1124,6 @@ def write_docs(build: Path, pages: dict[str, str]) -> Path:
 
 def write_config(build: Path, nav_entries: list) -> Path:
     """build/mkdocs.yml: INHERITs the repository's mkdocs.yml and adds what only this build knows."""
-    from rules40k import atomic
-
     try:
         parent = os.path.relpath(MKDOCS_CONFIG, build.resolve())
     except ValueError:  # another drive on Windows
@@ -1190,7 +1177,7 @@ def mkdocs_build(config: Path) -> Path:
     a broken link, a page left out of the nav, Ctrl-C or SIGTERM leave the previous build/site as it was."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     site = config.parent / "site"
-    tmp = _temporary_folder(SITE_TMP, config.parent)
+    tmp = atomic.temporary_folder(SITE_TMP, config.parent)
     try:
         command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
                    "--site-dir", str(tmp)]
