@@ -16,6 +16,7 @@ hand with a reason in ``spec/<ruleset>/annotations/mutants.yaml``, never decided
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.abc
 import importlib.util
@@ -127,23 +128,30 @@ class _Sites(ast.NodeTransformer):
         return node
 
 
-def _tree(module: str) -> tuple[ast.Module, str]:
+@functools.lru_cache(maxsize=None)
+def _source(module: str) -> tuple[str, str]:
+    """The module's source and its file, read once per process."""
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.origin:
         raise ValueError(f"{module}: no such module")
-    source = Path(spec.origin).read_text(encoding="utf-8")
-    return ast.parse(source, spec.origin), spec.origin
+    return Path(spec.origin).read_text(encoding="utf-8"), spec.origin
 
 
-def _mutate(module: str, index: int) -> tuple[str, str]:
-    """The module's source with mutant ``index`` made, and the change shown as "before -> after"."""
+def _tree(module: str) -> tuple[ast.Module, str]:
+    """A fresh syntax tree of the module (mutants change it in place) and its file."""
+    source, origin = _source(module)
+    return ast.parse(source, origin), origin
+
+
+def _mutate(module: str, index: int) -> tuple[ast.Module, str]:
+    """The module's tree with mutant ``index`` made, and the change shown as "before -> after"."""
     tree, _ = _tree(module)
     sites = _Sites(index)
-    return ast.unparse(ast.fix_missing_locations(sites.visit(tree))), sites.change
+    return sites.visit(tree), sites.change
 
 
 def mutated_source(module: str, index: int) -> str:
-    return _mutate(module, index)[0]
+    return ast.unparse(ast.fix_missing_locations(_mutate(module, index)[0]))
 
 
 def mutants(module: str) -> list[Mutant]:
