@@ -25,7 +25,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from rules40k import BUILD_ROOT, SPEC_ROOT
+from rules40k import BUILD_ROOT, REPO_ROOT, SPEC_ROOT
 
 STATUS_STYLE = {"encoded": "green", "inert": "cyan", "deferred": "yellow", "missing": "bold red"}
 
@@ -605,21 +605,35 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
         report = mutate.run(modules, ref=ref, sample_size=args.sample, jobs=args.jobs, timeout=args.timeout,
                             seed=args.seed, progress=progress)
-    atomic.write_text(args.output, json.dumps(report, indent=2) + "\n")
+    complete = ref is None and args.sample is None
+    output = Path(args.output)
+    if complete and output.exists():  # a whole-module run updates those modules in the accumulated report
+        try:
+            report = mutate.merge(json.loads(output.read_text(encoding="utf-8")), report)
+        except (ValueError, KeyError, TypeError):
+            raise UsageError(f"{output}: not a mutation report to add to (delete it, or name another --output)")
+    atomic.write_text(output, json.dumps(report, indent=1, sort_keys=True) + "\n")
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report, indent=1, sort_keys=True))
         return 0
-    table = Table(title=f"Mutation score per module ({len(report['mutants'])} mutants; report in {args.output})")
-    for column in ("module", "mutants", "killed", "survived", "not run", "score"):
+    shown = [m for m in report["modules"] if m in modules]
+    table = Table(title=f"Mutation score per module ({sum(report['modules'][m]['mutants'] for m in shown)} "
+                        f"mutants; report in {output})")
+    for column in ("module", "mutants", "killed", "survived", "equivalent", "not run", "score"):
         table.add_column(column, justify="right")
-    for module, row in report["modules"].items():
+    for module in shown:
+        row = report["modules"][module]
         score = "—" if row["score"] is None else f"{100 * row['score']:.0f}%"
-        table.add_row(module, str(row["mutants"]), str(row["killed"]), str(row["survived"]), str(row["not_run"]),
-                      score)
+        table.add_row(module.removeprefix("rules."), str(row["mutants"]), str(row["killed"]), str(row["survived"]),
+                      str(row["equivalent"]), str(row["not_run"]), score)
     console.print(table)
     for row in report["mutants"]:
-        if row["killed"] is False:
-            console.print(f"survived: {row['module']}:{row['line']} {row['function']} ({row['kind']}): {row['change']}")
+        if row["module"] in modules and row["status"] == "survived":
+            console.print(f"survived: {row['module']}:{row['line']} {row['function']} ({row['kind']}): "
+                          f"{row['change']}", markup=False, highlight=False)
+    for name, function in report["functions"].items():
+        if function["module"] in modules and not function["called"]:
+            console.print(f"not called by any check it faces: {name}", markup=False, highlight=False)
     return 0
 
 
@@ -759,6 +773,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
             _build_folder(BUILD_ROOT)
         atomic.check_target(path)
 
+    if args.verb == "mutate" and args.output is None:
+        whole = args.ref is None and args.sample is None  # whole modules add to the report the site shows
+        args.output = str(REPO_ROOT / "reports" / "mutation.json" if whole else BUILD_ROOT / "mutation-partial.json")
     if args.verb in ("verify", "mutate"):
         output(args.output)
     elif args.verb == "calc" and args.plot:
@@ -844,7 +861,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_whole_number(1), default=2, help="mutants run at once (default 2)")
     p.add_argument("--timeout", type=_positive_number, default=300.0,
                    help="seconds before a mutant's checks count as killed by a hang (default 300)")
-    p.add_argument("--output", default=str(BUILD_ROOT / "mutation.json"), help="the report (JSON)")
+    p.add_argument("--output", default=None,
+                   help="the report (JSON); a whole-module run adds to reports/mutation.json by default, a --ref or "
+                        "--sample run writes build/mutation-partial.json")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_mutate)
 

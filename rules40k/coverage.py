@@ -3,6 +3,10 @@
 A section is ``encoded`` when at least one registered rule function names it,
 ``inert`` or ``deferred`` when status.yaml records a reason, and ``missing``
 otherwise (which the tests treat as a failure: no section is silently left out).
+
+An encoded section is also *verified* when every one of its functions is called by a check it faces and,
+where it can be mutated, a mutant of it is killed (the measured mutation report, reports/mutation.json,
+``rules40k mutate``); ``verified`` is None where its modules have not been measured on the current code.
 """
 
 from __future__ import annotations
@@ -15,9 +19,13 @@ from rules40k import annotations
 STATUSES = ("encoded", "inert", "deferred", "missing")
 
 
-def ledger(document: str = "core") -> list[dict]:
-    """One row per section and appendix entry (or pack entry) of a ruleset, in the book's order."""
+def ledger(document: str = "core", report: dict | None = None) -> list[dict]:
+    """One row per section and appendix entry (or pack entry) of a ruleset, in the book's order; ``report`` is
+    the mutation report to read verification from (default: the measured one)."""
+    from rules40k import mutate
+
     rules = registry.load(document)
+    verification = mutate.section_verification(document, report if report is not None else mutate.measured())
     notes = annotations.status_notes(document)
     example_counts = Counter(e["ref"] for e in annotations.examples(document))
     rows = []
@@ -41,6 +49,7 @@ def ledger(document: str = "core") -> list[dict]:
             "sources": [f"{f.file}:{f.line}" for f in functions],
             "examples": example_counts.get(ref, 0),
             "lines": list(section.get("lines") or [section.get("line"), section.get("line")]),
+            **(verification.get(ref) or {"verified": None, "unverified": [], "uncalled": [], "mutation": None}),
         })
     return rows  # in the order of the spec: the book's order
 
@@ -53,5 +62,7 @@ def stale_notes(document: str = "core") -> list[str]:
 
 
 def summary(rows: list[dict]) -> dict[str, int]:
+    """How many rows have each status, how many encoded ones are verified, and how many there are."""
     counts = Counter(r["status"] for r in rows)
-    return {status: counts.get(status, 0) for status in STATUSES} | {"total": len(rows)}
+    return {status: counts.get(status, 0) for status in STATUSES} | {
+        "verified": sum(r.get("verified") is True for r in rows), "total": len(rows)}

@@ -20,14 +20,20 @@ import functools
 import importlib
 import importlib.abc
 import importlib.util
+import inspect
 import json
+import os
 import random
-import subprocess
+import select
+import signal
 import sys
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rules40k import REPO_ROOT
+
+REPORT = REPO_ROOT / "reports" / "mutation.json"  # the accumulated report of whole-module runs, committed
 
 SWAPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
 LOGIC_SWAPS = {"And": "Or", "Or": "And"}
@@ -39,8 +45,10 @@ class Mutant:
     index: int  # its place among the module's mutants, in source order
     line: int
     function: str  # the top-level function or table it changes
-    kind: str  # boundary, constant, logic, not, row
-    change: str  # the changed line, before -> after, for people
+    kind: str  # boundary, constant, logic, not, row, domain
+    change: str  # the changed expression, before -> after, for people
+    span: tuple[int, int, int, int] = (0, 0, 0, 0)  # where it is in the source: line, column, end line, end column
+    after: str = ""  # what replaces that span ("" for a dropped row)
 
 
 class _Sites(ast.NodeTransformer):
@@ -49,8 +57,10 @@ class _Sites(ast.NodeTransformer):
     def __init__(self, target: int | None = None):
         self.target, self.count, self.found = target, 0, []
         self.top, self.call, self.change = "", None, ""
+        self.span, self.after = (0, 0, 0, 0), ""
 
-    def _site(self, node: ast.AST, kind: str, mutate, shown: ast.AST | None = None) -> ast.AST:
+    def _site(self, node: ast.AST, kind: str, mutate, shown: ast.AST | None = None,
+              where: ast.AST | None = None) -> ast.AST:
         index = self.count
         self.count += 1
         if self.call == "Var" and kind == "constant":
@@ -61,8 +71,11 @@ class _Sites(ast.NodeTransformer):
         if index != self.target:
             return node
         before = ast.unparse(shown or node)
+        where = where or node
+        self.span = (where.lineno, where.col_offset, where.end_lineno, where.end_col_offset)
         result = mutate()
-        self.change = f"{before} -> {'(row dropped)' if kind == 'row' else ast.unparse(result)}"
+        self.after = "" if kind == "row" else ast.unparse(result)
+        self.change = f"{before} -> {self.after or '(row dropped)'}"
         return result
 
     def visit_Module(self, node: ast.Module) -> ast.AST:
@@ -124,7 +137,8 @@ class _Sites(ast.NodeTransformer):
                         def mutate(row=row):
                             rows.remove(row)
                             return node
-                        node = self._site(node, "row", mutate, shown=row.args[0] if getattr(row, "args", None) else row)
+                        node = self._site(node, "row", mutate, shown=row.args[0] if getattr(row, "args", None) else row,
+                                          where=row)
         return node
 
 
@@ -143,11 +157,11 @@ def _tree(module: str) -> tuple[ast.Module, str]:
     return ast.parse(source, origin), origin
 
 
-def _mutate(module: str, index: int) -> tuple[ast.Module, str]:
-    """The module's tree with mutant ``index`` made, and the change shown as "before -> after"."""
+def _mutate(module: str, index: int) -> tuple[ast.Module, _Sites]:
+    """The module's tree with mutant ``index`` made, and the walker that made it (its change, span, after)."""
     tree, _ = _tree(module)
     sites = _Sites(index)
-    return sites.visit(tree), sites.change
+    return sites.visit(tree), sites
 
 
 def mutated_source(module: str, index: int) -> str:
@@ -156,11 +170,37 @@ def mutated_source(module: str, index: int) -> str:
 
 def mutants(module: str) -> list[Mutant]:
     """Every mutant of ``module``, in source order, each with the expression it changes, before and after."""
+    return list(_mutants(module))
+
+
+@functools.lru_cache(maxsize=None)
+def _mutants(module: str) -> tuple[Mutant, ...]:
     tree, _ = _tree(module)
     sites = _Sites()
     sites.visit(tree)
-    return [Mutant(module, index, line, top, kind, _mutate(module, index)[1][:200])
-            for index, line, top, kind in sites.found]
+    found = []
+    for index, line, top, kind in sites.found:
+        made = _mutate(module, index)[1]
+        found.append(Mutant(module, index, line, top, kind, made.change[:200], made.span, made.after))
+    return tuple(found)
+
+
+def diff(mutant: Mutant) -> str:
+    """The mutant as a unified diff of the module's real source (the changed span spliced in)."""
+    import difflib
+
+    source, origin = _source(mutant.module)
+    lines = source.splitlines(keepends=True)
+    line, column, end_line, end_column = mutant.span
+    head, tail = lines[line - 1][:column], lines[end_line - 1][end_column:]
+    if mutant.kind == "row":  # the row's own lines go, with the comma that followed it
+        tail = tail.lstrip().removeprefix(",").lstrip(" ")
+        replaced = [head + tail] if (head + tail).strip() else []
+    else:
+        replaced = (head + mutant.after + tail).splitlines(keepends=True)
+    changed = lines[:line - 1] + replaced + lines[end_line:]
+    name = Path(origin).relative_to(REPO_ROOT).as_posix()
+    return "".join(difflib.unified_diff(lines, changed, f"a/{name}", f"b/{name}", n=1))
 
 
 # -- which checks a mutant must face ------------------------------------------------------------
@@ -218,58 +258,229 @@ class _Serve(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         exec(compile(self.source, self.origin, "exec"), module.__dict__)
 
 
-def run_checks(refs: list[str]) -> dict:
-    """Run the checks of ``refs`` here; the first that fails decides."""
+PROJECT_FOLDERS = {"rules", "properties", "rules40k", "tests", "site"}
+
+
+def _forget_project_modules() -> None:
+    """Drop every project module from this (forked) process, so the next import of each is fresh and sees
+    the mutant. Third-party modules (pytest, hypothesis, z3) stay loaded: that is the time a fork saves."""
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not path or name in ("rules40k", __name__):
+            continue
+        try:
+            folder = Path(path).resolve().relative_to(REPO_ROOT).parts[0]
+        except ValueError:
+            continue
+        if folder in PROJECT_FOLDERS:
+            del sys.modules[name]
+    importlib.invalidate_caches()
+
+
+class Differs(Exception):
+    """A check whose status is not the unmutated run's: the mutant is killed."""
+
+
+def run_checks(refs: list[str], properties: list[str], expected: dict[str, str] | None = None) -> dict:
+    """Run here every check of ``refs`` (examples, tables, comparisons, proofs, then the ``properties`` by
+    pytest node id). Without ``expected`` returns each check's status (the baseline); with it, stops at
+    the first check whose status differs from the baseline's (killed)."""
+    from properties import proofs
     from rules import spec
-    from rules40k import checks
+    from rules40k import annotations, checks, compare, property_runner
 
-    ran = 0
-    for qualified in refs:
-        ruleset, local = spec.split_ref(qualified)
-        for record in checks.run_all(ruleset, ref=local, properties=True)["checks"]:
-            ran += 1
-            if record.get("status") not in checks.OK_STATUSES:
-                return {"killed": True, "by": record["id"], "ran": ran}
-    return {"killed": False, "by": None, "ran": ran}
+    wanted, statuses = set(refs), {}
+    called: set[tuple[str, int]] = set()
+    if expected is None:  # the baseline also records which rule functions its checks call
+        sys.setprofile(_recorder(called))
 
+    def record(result: dict) -> None:
+        statuses[result["id"]] = result["status"]
+        if expected is not None and expected.get(result["id"]) != result["status"]:
+            detail = str(result.get("detail") or "")[:160]
+            raise Differs(f"{result['id']} {result['status']}" + (f": {detail}" if detail else ""))
 
-def worker(module: str, index: int | None, refs: list[str]) -> dict:
-    """The child process: install the hook (unless ``index`` is None: the unmutated baseline), run the checks."""
-    if index is not None:
-        _, origin = _tree(module)
-        sys.meta_path.insert(0, _Serve(module, mutated_source(module, index), origin))
     try:
-        return run_checks(refs)
-    except Exception as error:  # a mutant that makes a check raise is caught by it
+        for ruleset in spec.rulesets():
+            for example in annotations.examples(ruleset):
+                if spec.qualify(ruleset, example["ref"]) in wanted:
+                    record(checks.run_example(example, ruleset))
+            for table in checks.tables(ruleset):
+                if wanted & {spec.qualify(ruleset, r) for r in table.refs}:
+                    record(checks.run_table(table, ruleset))
+            for entry in compare.concept_map(ruleset):
+                if wanted & {spec.qualify(ruleset, entry["claim"]), *entry.get("core", [])}:
+                    record(compare.compare(entry, ruleset))
+        names = [name for name in sorted(proofs.load_all()) if wanted & set(proofs.PROOFS[name].refs)]
+        for result in checks.run_proofs(names):
+            record(result)
+        if properties:
+            property_runner.run_properties(record, nodeids=properties)
+    except Differs as killed:
+        return {"killed": True, "by": str(killed), "ran": len(statuses)}
+    finally:
+        sys.setprofile(None)
+    if expected is None:
+        return {"killed": False, "by": None, "ran": len(statuses), "statuses": statuses,
+                "called": sorted(_top_names(called))}
+    missing = sorted(set(expected) - set(statuses))
+    if missing:  # a property that no longer runs (its module no longer imports, say) is a difference too
+        return {"killed": True, "by": f"{missing[0]} did not run", "ran": len(statuses)}
+    return {"killed": False, "by": None, "ran": len(statuses)}
+
+
+def _recorder(called: set):
+    """A profile hook noting the code (file, first line) of every call of a function in rules/ (not the
+    module and class bodies an import runs)."""
+    folder = str(REPO_ROOT / "rules") + os.sep
+
+    def hook(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_flags & inspect.CO_OPTIMIZED and code.co_filename.startswith(folder):
+            called.add((code.co_filename, code.co_firstlineno))
+    return hook
+
+
+def _top_names(called: set[tuple[str, int]]) -> set[str]:
+    """The calls as "module.top-level name" (a lambda of a table's row counts as a call of the table)."""
+    names = set()
+    by_file: dict[str, list[tuple[int, int, str]]] = {}
+    for file, line in called:
+        if file not in by_file:
+            module = ".".join(Path(file).relative_to(REPO_ROOT).with_suffix("").parts)
+            by_file[file] = [(first, last, f"{module}.{name}") for first, last, name in _tops(module)]
+        names.update(name for first, last, name in by_file[file] if first <= line <= last)
+    return names
+
+
+def _tops(module: str) -> list[tuple[int, int, str]]:
+    """Each top-level function, class and assignment of ``module``: first line (decorators included), last
+    line, name."""
+    tree, _ = _tree(module)
+    out = []
+    for statement in tree.body:
+        name = _top_name(statement)
+        if name:
+            first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+            out.append((first, statement.end_lineno, name))
+    return out
+
+
+def _top_name(statement: ast.stmt) -> str | None:
+    if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+        return statement.name
+    if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+        return statement.targets[0].id
+    return None
+
+
+def _child(task: dict) -> dict:
+    """In the forked process: forget the project's modules, serve the mutant (none for a baseline), run."""
+    os.chdir(REPO_ROOT)
+    os.environ["HYPOTHESIS_PROFILE"] = "mutate"
+    _forget_project_modules()
+    if task["index"] is not None:
+        source, origin = _source(task["module"])
+        sys.meta_path.insert(0, _Serve(task["module"], mutated_source(task["module"], task["index"]), origin))
+    try:
+        return run_checks(task["refs"], task["properties"], task["expected"])
+    except Exception as error:  # a mutant that makes the checks themselves raise is caught by them
         return {"killed": True, "by": f"error: {type(error).__name__}: {str(error)[:120]}", "ran": None}
 
 
-def run_one(module: str, index: int | None, refs: list[str], timeout: float) -> dict:
-    command = [sys.executable, "-m", "rules40k.mutate", module, "" if index is None else str(index), json.dumps(refs)]
+def _fork(task: dict) -> tuple[int, int]:
+    """Start one task in a forked child that writes its answer (JSON) to a pipe; returns (pid, read end)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(write)
+        return pid, read
+    code = 0
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT)
-    except subprocess.TimeoutExpired:
+        os.close(read)
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)  # the checks' own output never mixes with the answer or the progress bar
+        os.dup2(quiet, 2)
+        answer = json.dumps(_child(task)).encode()
+        with os.fdopen(write, "wb") as out:
+            out.write(answer)
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _run_tasks(tasks: list[dict], jobs: int, timeout: float, done=None) -> list[dict]:
+    """Run the tasks, ``jobs`` forked children at a time; a child past ``timeout`` is killed (a hang kills
+    the mutant). Forking from a process that has imported pytest, hypothesis and z3 saves their start-up."""
+    answers: list[dict | None] = [None] * len(tasks)
+    waiting = list(range(len(tasks)))[::-1]
+    running: dict[int, tuple[int, int, float, bytearray]] = {}  # pid -> (task, pipe, started, bytes)
+    try:
+        while waiting or running:
+            while waiting and len(running) < max(jobs, 1):
+                number = waiting.pop()
+                pid, pipe = _fork(tasks[number])
+                running[pid] = (number, pipe, time.monotonic(), bytearray())
+            readable, _, _ = select.select([entry[1] for entry in running.values()], [], [], 0.2)
+            for pid, (number, pipe, started, got) in list(running.items()):
+                if pipe in readable:
+                    chunk = os.read(pipe, 65536)
+                    got.extend(chunk)
+                    if chunk:
+                        continue
+                elif time.monotonic() - started < timeout:
+                    continue
+                else:
+                    os.kill(pid, signal.SIGKILL)
+                    got.clear()
+                _, status = os.waitpid(pid, 0)
+                os.close(pipe)
+                del running[pid]
+                answers[number] = _answer(bytes(got), status, time.monotonic() - started >= timeout, timeout)
+                if done:
+                    done(tasks[number], answers[number])
+    finally:
+        for pid, (_, pipe, _, _) in running.items():
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(pipe)
+    return answers
+
+
+def _answer(got: bytes, status: int, late: bool, timeout: float) -> dict:
+    if got:
+        return json.loads(got)
+    if late:
         return {"killed": True, "by": f"timeout after {timeout:.0f} s", "ran": None}
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        return {"killed": True, "by": f"crash: {done.stderr.strip().splitlines()[-1:] or ['?']}"[:200], "ran": None}
-    return json.loads(lines[-1])
+    return {"killed": True, "by": f"crash: the checks' process ended with status {status}", "ran": None}
+
+
+def run_one(module: str, index: int | None, refs: list[str], timeout: float = 300.0,
+            expected: dict[str, str] | None = None) -> dict:
+    """One mutant (or, with ``index`` None, the unmutated baseline) against the checks of ``refs``."""
+    task = {"module": module, "index": index, "refs": refs, "properties": properties_for(refs),
+            "expected": expected}
+    return _run_tasks([task], 1, timeout)[0]
+
+
+@functools.lru_cache(maxsize=None)
+def _property_refs() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    from rules40k import property_runner
+
+    return tuple((nodeid, tuple(refs)) for nodeid, refs in sorted(property_runner.collect_properties().items()))
+
+
+def properties_for(refs: list[str]) -> list[str]:
+    """The node ids of the properties marked with any of ``refs``."""
+    wanted = set(refs)
+    return [nodeid for nodeid, marked in _property_refs() if wanted & set(marked)]
 
 
 def sample(found: list[Mutant], n: int | None, seed: int = 0) -> list[Mutant]:
     if n is None or n >= len(found):
         return found
     return sorted(random.Random(seed).sample(found, n), key=lambda m: (m.module, m.index))
-
-
-if __name__ == "__main__":
-    import io
-    import contextlib
-
-    name, position, wanted = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-    with contextlib.redirect_stdout(io.StringIO()):  # the checks' own output never mixes with the answer
-        answer = worker(name, int(position) if position else None, wanted)
-    print(json.dumps(answer))
 
 
 # -- a whole run -------------------------------------------------------------------------------------------
@@ -285,62 +496,130 @@ def modules_of(ruleset: str) -> list[str]:
 def run(modules: list[str], *, ref: str | None = None, sample_size: int | None = None, jobs: int = 2,
         timeout: float = 300.0, seed: int = 0, progress=None) -> dict:
     """Mutate ``modules`` (all their mutants, or those of functions tagged ``ref``, or a sample) and run each
-    against its checks, ``jobs`` at a time. Returns the report: per mutant, per module, per section."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    plan = []
+    against its checks, ``jobs`` at a time. Returns the report: per mutant, module, section and function."""
+    plan, tops = [], {}
+    known = _equivalent_index()
     for module in modules:
         refs = refs_of(module)
+        tops[module] = refs
         for mutant in mutants(module):
             faced = checks_for(mutant, refs)
-            if faced and (ref is None or ref in faced):
+            if ref is None or ref in faced:
                 plan.append((mutant, faced))
     chosen = {(m.module, m.index) for m in sample([m for m, _ in plan], sample_size, seed)}
     plan = [(m, faced) for m, faced in plan if (m.module, m.index) in chosen]
-    baselines = {(m.module, tuple(faced)) for m, faced in plan}
-    total = len(plan) + len(baselines)
-    done = [0]
+    check_sets = sorted({tuple(faced) for m, faced in plan if faced and _key(m) not in known})
+    total = len(plan) + len(check_sets)
+    finished = [0]
 
-    def tick(text: str) -> None:
-        done[0] += 1
+    def tick(task: dict, answer: dict) -> None:
+        finished[0] += 1
         if progress:
-            progress(text, done[0], total)
+            name = "baseline" if task["index"] is None else f"{task['module'].removeprefix('rules.')} #{task['index']}"
+            progress(name, finished[0], total)
 
-    with ThreadPoolExecutor(max(jobs, 1)) as pool:
-        baseline = dict(zip(baselines, pool.map(lambda key: run_one(key[0], None, list(key[1]), timeout), baselines)))
-        for key in baselines:
-            tick(f"baseline {key[0]}")
+    # The unmutated run of each set of checks first: a mutant is killed when a check's status differs from it.
+    baselines = _run_tasks([{"module": None, "index": None, "refs": list(refs), "properties": properties_for(refs),
+                             "expected": None} for refs in check_sets], jobs, timeout, tick)
+    expected = dict(zip(check_sets, baselines))
+    tasks, rows = [], []
+    for mutant, faced in plan:
+        row = {**asdict(mutant), "refs": faced}
+        if _key(mutant) in known:
+            rows.append({**row, "killed": None, "equivalent": known[_key(mutant)], "by": None, "ran": None})
+        elif not faced:
+            rows.append({**row, "killed": False, "by": "no check faces it: its module has no tagged function",
+                         "ran": 0})
+        elif "statuses" not in expected[tuple(faced)]:
+            base = expected[tuple(faced)]
+            rows.append({**row, "killed": None, "by": f"not run: the unmutated checks did not run ({base['by']})",
+                         "ran": None})
+        else:
+            rows.append(row)
+            tasks.append({"module": mutant.module, "index": mutant.index, "refs": faced,
+                          "properties": properties_for(faced), "expected": expected[tuple(faced)]["statuses"]})
+    answers = iter(_run_tasks(tasks, jobs, timeout, tick))
+    rows = [row if "killed" in row else {**row, **next(answers)} for row in rows]
+    for row in rows:
+        row["status"] = _status(row)
+        if row["status"] == "survived":
+            row["diff"] = diff(Mutant(**{f: row[f] for f in Mutant.__dataclass_fields__}))
+    complete = ref is None and sample_size is None
+    called = {name for base in baselines for name in base.get("called", [])}
+    meta = {module: {"sha256": _digest(module), "complete": complete} for module in modules}
+    functions = _functions(modules, tops, rows, called) if complete else {}
+    return _report(meta, rows, functions)
 
-        def one(item):
-            mutant, faced = item
-            if baseline[(mutant.module, tuple(faced))]["killed"]:
-                outcome = {"killed": None, "by": "not run: the unmutated checks already fail", "ran": None}
-            else:
-                outcome = run_one(mutant.module, mutant.index, faced, timeout)
-            tick(f"{mutant.module} #{mutant.index}")
-            return {**asdict(mutant), "refs": faced, **outcome}
 
-        rows = list(pool.map(one, plan))
-    return {"mutants": rows, "modules": _summary(rows, "module"), "sections": _sections(rows)}
+def _report(meta: dict, rows: list[dict], functions: dict) -> dict:
+    return {"modules": {m: {**meta[m], **_score([r for r in rows if r["module"] == m])} for m in sorted(meta)},
+            "sections": _sections(rows), "functions": functions, "mutants": rows}
+
+
+def merge(previous: dict, new: dict) -> dict:
+    """A report with ``new``'s modules in place of ``previous``'s, and ``previous``'s other modules kept while
+    their source is unchanged (a module edited since it was measured is dropped, never shown as measured)."""
+    kept = {m for m, info in previous.get("modules", {}).items()
+            if m not in new["modules"] and info.get("complete") and _digest_or_none(m) == info.get("sha256")}
+    meta = {**{m: previous["modules"][m] for m in kept}, **new["modules"]}
+    rows = [r for r in previous.get("mutants", []) if r["module"] in kept] + new["mutants"]
+    functions = {**{n: f for n, f in previous.get("functions", {}).items() if f["module"] in kept},
+                 **new["functions"]}
+    return _report({m: {"sha256": v["sha256"], "complete": v["complete"]} for m, v in meta.items()},
+                   sorted(rows, key=lambda r: (r["module"], r["index"])), dict(sorted(functions.items())))
+
+
+def _digest(module: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(_source(module)[0].encode()).hexdigest()
+
+
+def _digest_or_none(module: str) -> str | None:
+    try:
+        return _digest(module)
+    except (ValueError, ImportError, OSError):
+        return None
+
+
+def _functions(modules: list[str], tops: dict, rows: list[dict], called: set[str]) -> dict:
+    """Each top-level function and decision table of the modules: its sections, whether the checks it faces
+    call it, and how its mutants fared. (Classes and constants are judged by their mutants alone.)"""
+    out = {}
+    for module in modules:
+        tree, _ = _tree(module)
+        for statement in tree.body:
+            name = _top_name(statement)
+            table = isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) \
+                and getattr(statement.value.func, "id", None) == "DecisionTable"
+            if not name or not (isinstance(statement, ast.FunctionDef) or table):
+                continue
+            mine = [r for r in rows if r["module"] == module and r["function"] == name]
+            counts = {status: sum(r["status"] == status for r in mine) for status in STATUSES}
+            out[f"{module}.{name}"] = {"module": module, "name": name, "refs": tops[module].get(name, []),
+                                       "line": statement.lineno, "called": f"{module}.{name}" in called, **counts}
+    return out
+
+
+def verified(function: dict) -> bool:
+    """A function is verified when a check it faces calls it and, if it can be mutated, kills a mutant of it."""
+    mutable = function["killed"] + function["survived"]
+    return function["called"] and (mutable == 0 or function["killed"] > 0)
+
+
+STATUSES = ("killed", "survived", "equivalent", "not run")
 
 
 def _status(row: dict) -> str:
+    if row.get("equivalent"):
+        return "equivalent"
     return "not run" if row["killed"] is None else "killed" if row["killed"] else "survived"
 
 
 def _score(rows: list[dict]) -> dict:
-    killed = sum(_status(r) == "killed" for r in rows)
-    survived = sum(_status(r) == "survived" for r in rows)
-    return {"mutants": len(rows), "killed": killed, "survived": survived,
-            "not_run": len(rows) - killed - survived,
-            "score": None if killed + survived == 0 else killed / (killed + survived)}
-
-
-def _summary(rows: list[dict], key: str) -> dict:
-    groups: dict = {}
-    for row in rows:
-        groups.setdefault(row[key], []).append(row)
-    return {name: _score(group) for name, group in sorted(groups.items())}
+    counts = {status.replace(" ", "_"): sum(_status(r) == status for r in rows) for status in STATUSES}
+    decided = counts["killed"] + counts["survived"]
+    return {"mutants": len(rows), **counts, "score": None if decided == 0 else counts["killed"] / decided}
 
 
 def _sections(rows: list[dict]) -> dict:
@@ -349,3 +628,99 @@ def _sections(rows: list[dict]) -> dict:
         for ref in row["refs"]:
             groups.setdefault(ref, []).append(row)
     return {ref: _score(group) for ref, group in sorted(groups.items())}
+
+
+# -- equivalent mutants, recorded by hand -----------------------------------------------------------------------
+
+
+def _key(mutant: Mutant) -> tuple[str, str, str, int]:
+    """What names a mutant across edits elsewhere in the module: its function, its change, and which of the
+    function's identical changes it is (1 for the first)."""
+    same = [m for m in mutants(mutant.module) if (m.function, m.change) == (mutant.function, mutant.change)]
+    return mutant.module, mutant.function, mutant.change, 1 + [m.index for m in same].index(mutant.index)
+
+
+def equivalents(ruleset: str, root: Path | None = None) -> dict[tuple[str, str, str], str]:
+    """spec/<ruleset>/annotations/mutants.yaml: the mutants reviewed as equivalent (no input of the rules can
+    tell them from the original), each ``{module, function, change, why}`` and, where the function makes that
+    change in several places, ``occurrence`` (1 for the first); ``change`` is the mutant's "before -> after" as
+    ``rules40k mutate`` prints it. An entry that matches no mutant is an error (stale)."""
+    from rules40k import SPEC_ROOT, annotations
+
+    path = annotations.annotations_dir(ruleset, root or SPEC_ROOT) / "mutants.yaml"
+    entries = annotations._load(path, list)
+    out = {}
+    for number, entry in enumerate(entries):
+        def fail(problem: str) -> annotations.AnnotationError:
+            line = annotations.line_of(path, (number,))
+            return annotations.AnnotationError(f"{path}{f': line {line}' if line else ''}: {problem}")
+
+        fields = {"module", "function", "change", "why"}
+        if not isinstance(entry, dict) or not fields <= set(entry) <= fields | {"occurrence"}:
+            raise fail("each entry needs module, function, change and why (and occurrence where needed)")
+        if not all(isinstance(entry[k], str) and entry[k].strip() for k in fields):
+            raise fail("module, function, change and why must be non-empty text")
+        occurrence = entry.get("occurrence", 1)
+        if type(occurrence) is not int or occurrence < 1:
+            raise fail("occurrence must be a whole number from 1")
+        if entry["module"] not in modules_of(ruleset):
+            raise fail(f"{annotations.shown(entry['module'])} is not a rule module of the {ruleset} ruleset")
+        key = (entry["module"], entry["function"], entry["change"], occurrence)
+        alike = [m for m in mutants(entry["module"]) if _key(m)[:3] == key[:3]]
+        if len(alike) < occurrence:
+            raise fail(f"no mutant of {entry['module']} changes {annotations.shown(entry['change'])} in "
+                       f"{entry['function']}{f' {occurrence} times' if occurrence > 1 else ''} (the code has "
+                       "changed: review the entry again)")
+        if len(alike) > 1 and "occurrence" not in entry:
+            raise fail(f"{entry['function']} makes the change {annotations.shown(entry['change'])} in "
+                       f"{len(alike)} places: say which with occurrence")
+        if key in out:
+            raise fail("this mutant is recorded twice")
+        out[key] = entry["why"].strip()
+    return out
+
+
+def _equivalent_index() -> dict[tuple[str, str, str], str]:
+    from rules import spec
+
+    return {key: why for name in spec.rulesets() for key, why in equivalents(name).items()}
+
+
+# -- what the site and the ledger read -------------------------------------------------------------------------
+
+
+class ReportError(ValueError):
+    """A mutation report that cannot be read."""
+
+
+def measured(path: Path = REPORT) -> dict:
+    """The accumulated report, keeping only the modules whose source is unchanged since they were measured
+    (``stale`` lists the others); an empty report if none was written."""
+    if not path.exists():
+        return {**_report({}, [], {}), "stale": []}
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        fresh = {m for m, info in report["modules"].items()
+                 if info.get("complete") and _digest_or_none(m) == info["sha256"]}
+        rows = [r for r in report["mutants"] if r["module"] in fresh]
+        functions = {n: f for n, f in report["functions"].items() if f["module"] in fresh}
+        meta = {m: {"sha256": report["modules"][m]["sha256"], "complete": True} for m in fresh}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ReportError(f"{path}: not a mutation report written by `rules40k mutate` (run it again)") from None
+    return {**_report(meta, rows, functions), "stale": sorted(set(report["modules"]) - fresh)}
+
+
+def section_verification(ruleset: str, report: dict) -> dict[str, dict]:
+    """Per section of ``ruleset`` with rule functions: ``verified`` (True, False, or None when a module of its
+    functions is not measured), the functions that are not, and the section's mutation score."""
+    from rules import registry, spec
+
+    out = {}
+    for ref, entries in registry.load(ruleset).items():
+        names = [f"{e.function.__module__}.{e.function.__name__}" for e in entries]
+        found = [report["functions"].get(name) for name in names]
+        unverified = [name for name, f in zip(names, found) if f is not None and not verified(f)]
+        out[ref] = {"verified": None if None in found else not unverified, "unverified": unverified,
+                    "uncalled": [name for name, f in zip(names, found) if f is not None and not f["called"]],
+                    "mutation": report["sections"].get(spec.qualify(ruleset, ref))}
+    return out

@@ -31,6 +31,11 @@ class _Collector:
         self.refs: dict[str, list[str]] = {}
         self.names: dict[str, str] = {}
         self.on_result = on_result
+        self.session = None
+        self.stopped: Exception | None = None  # what on_result raised: the run stops there and re-raises it
+
+    def pytest_sessionstart(self, session):
+        self.session = session
 
     def pytest_collection_modifyitems(self, session, config, items):
         kept = []
@@ -65,8 +70,12 @@ class _Collector:
                 "test": report.nodeid,
             }
             self.records.append(record)
-            if self.on_result:
-                self.on_result(record)
+            if self.on_result and self.stopped is None:
+                try:
+                    self.on_result(record)
+                except Exception as error:  # raised through pytest it would become an internal error
+                    self.stopped = error
+                    self.session.shouldstop = str(error)
 
 
 def property_name(nodeid: str) -> str:
@@ -78,18 +87,27 @@ def property_name(nodeid: str) -> str:
 _QUIET = ["-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:terminal"]
 
 
-def count_properties(ref: str | None = None, rulesets: list[str] | None = None) -> int:
-    """How many refs-marked properties there are (collection only), for the progress bar."""
+def collect_properties(ref: str | None = None, rulesets: list[str] | None = None) -> dict[str, list[str]]:
+    """Each refs-marked property's pytest node id with the sections it verifies (collection only)."""
     collector = _Collector(None, ref, rulesets)
     pytest.main([str(PROPERTIES), "--collect-only", *_QUIET], plugins=[collector])
-    return len(collector.refs)
+    return collector.refs
+
+
+def count_properties(ref: str | None = None, rulesets: list[str] | None = None) -> int:
+    """How many refs-marked properties there are, for the progress bar."""
+    return len(collect_properties(ref, rulesets))
 
 
 def run_properties(on_result: Callable[[dict], None] | None = None, ref: str | None = None,
-                   rulesets: list[str] | None = None) -> list[dict]:
-    """Run every refs-marked property (optionally only those of some rulesets or one qualified reference)."""
+                   rulesets: list[str] | None = None, nodeids: list[str] | None = None) -> list[dict]:
+    """Run every refs-marked property (optionally only those of some rulesets, of one qualified reference,
+    or the given node ids). If ``on_result`` raises, the run stops after that property and re-raises it."""
     collector = _Collector(on_result, ref, rulesets)
-    code = pytest.main([str(PROPERTIES), *_QUIET], plugins=[collector])
+    targets = [str(PROPERTIES.parent / nodeid) for nodeid in nodeids] if nodeids is not None else [str(PROPERTIES)]
+    code = pytest.main([*targets, *_QUIET], plugins=[collector])
+    if collector.stopped is not None:
+        raise collector.stopped
     if code not in (0, 1, 5):
         raise RuntimeError(f"pytest could not run the properties in {PROPERTIES} (exit code {code})")
     return collector.records

@@ -1,14 +1,17 @@
 """`rules40k mutate`: the mutants are the changes they say, and the checks decide killed or survived.
 
-The full run is a benchmark-style command; these tests run two mutants and one
-baseline of one small module (about 20 s).
+The full run is a benchmark-style command (README); these tests run a few mutants of one small module and a
+small sample across every rules module (about a minute and a half in all).
 """
 
 from __future__ import annotations
 
 import ast
+import json
 
-from rules40k import cli, mutate
+import pytest
+
+from rules40k import annotations, cli, coverage, mutate
 
 MODULE = "rules.core.objectives"
 
@@ -32,14 +35,123 @@ def test_a_mutant_changes_exactly_one_place():
         assert before in original and after in changed
 
 
+def test_the_diff_is_of_the_real_source_line():
+    found = mutate.mutants(MODULE)
+    boundary = next(m for m in found if m.change == "level_2 > level_1 -> level_2 >= level_1")
+    removed = [line for line in mutate.diff(boundary).splitlines() if line.startswith("-") and not line.startswith("---")]
+    added = [line for line in mutate.diff(boundary).splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert len(removed) == len(added) == 1
+    assert removed[0].replace("level_2 > level_1", "level_2 >= level_1")[1:] == added[0][1:]
+    row = next(m for m in found if m.kind == "row")
+    lines = mutate.diff(row).splitlines()
+    assert sum(line.startswith("-") and not line.startswith("---") for line in lines) >= 1
+    assert not any(line.startswith("+") and not line.startswith("+++") for line in lines)
+
+
 def test_the_checks_kill_a_broken_rule_and_pass_the_unbroken_one():
     refs = mutate.refs_of(MODULE)
     boundary = next(m for m in mutate.mutants(MODULE) if m.change == "level_2 > level_1 -> level_2 >= level_1")
     faced = mutate.checks_for(boundary, refs)
     assert faced == ["14.02", "14.03"]
-    assert mutate.run_one(MODULE, None, faced, timeout=300)["killed"] is False
-    killed = mutate.run_one(MODULE, boundary.index, faced, timeout=300)
+    baseline = mutate.run_one(MODULE, None, faced)
+    assert baseline["killed"] is False and baseline["statuses"]
+    assert "rules.core.objectives.determine_control" in baseline["called"]
+    assert mutate.run_one(MODULE, None, faced, expected=baseline["statuses"])["killed"] is False
+    killed = mutate.run_one(MODULE, boundary.index, faced, expected=baseline["statuses"])
     assert killed["killed"] is True and killed["by"]
+
+
+def test_a_hang_is_killed_by_the_time_limit():
+    answer = mutate._run_tasks([{"module": MODULE, "index": None, "refs": ["14.02"], "properties": [],
+                                 "expected": None}], 1, timeout=0.01)[0]
+    assert answer["killed"] is True and answer["by"].startswith("timeout")
+
+
+def test_a_function_is_verified_only_when_called_and_a_mutant_of_it_is_killed():
+    assert mutate.verified({"called": True, "killed": 1, "survived": 3})
+    assert mutate.verified({"called": True, "killed": 0, "survived": 0})  # nothing to mutate: the call counts
+    assert not mutate.verified({"called": False, "killed": 2, "survived": 0})
+    assert not mutate.verified({"called": True, "killed": 0, "survived": 2})
+
+
+def _report(module: str, sha: str, called: bool) -> dict:
+    function = {"module": module, "name": "f", "refs": ["14.02"], "line": 1, "called": called,
+                "killed": 1, "survived": 0, "equivalent": 0, "not run": 0}
+    row = {"module": module, "index": 0, "function": "f", "refs": ["14.02"], "status": "killed", "killed": True}
+    return {"modules": {module: {"sha256": sha, "complete": True}}, "functions": {f"{module}.f": function},
+            "mutants": [row]}
+
+
+def test_a_report_keeps_only_modules_whose_source_is_unchanged(tmp_path):
+    fresh, edited = MODULE, "rules.core.charge_phase"
+    previous = mutate.merge(_report(fresh, mutate._digest(fresh), True) | {"mutants": []},
+                            _report(fresh, mutate._digest(fresh), True))
+    both = mutate.merge(previous, _report(edited, "0" * 64, True))
+    path = tmp_path / "mutation.json"
+    path.write_text(json.dumps(both))
+    read = mutate.measured(path)
+    assert set(read["modules"]) == {fresh} and read["stale"] == [edited]
+    assert set(read["functions"]) == {f"{fresh}.f"}
+    path.write_text("{}")
+    with pytest.raises(mutate.ReportError, match="mutation.json"):
+        mutate.measured(path)
+
+
+def test_the_ledger_reads_verified_from_the_report():
+    report = mutate._report({}, [], {})
+    rows = {r["ref"]: r for r in coverage.ledger("core", report)}
+    assert rows["14.02"]["verified"] is None  # not measured
+    functions = {}
+    for row in [r for r in rows.values() if r["ref"] == "14.02"]:
+        for name in row["functions"]:
+            module, _, top = name.rpartition(".")
+            functions[name] = {"module": module, "name": top, "called": top != "determine_control",
+                               "killed": 1, "survived": 0}
+    report = mutate._report({}, [], functions)
+    row = next(r for r in coverage.ledger("core", report) if r["ref"] == "14.02")
+    assert row["verified"] is False and row["uncalled"] == ["rules.core.objectives.determine_control"]
+
+
+def _equivalents_file(tmp_path, text: str):
+    folder = tmp_path / "core" / "annotations"
+    folder.mkdir(parents=True)
+    (folder / "mutants.yaml").write_text(text)
+    return tmp_path
+
+
+def test_an_equivalent_mutant_is_recorded_with_its_reason(tmp_path):
+    root = _equivalents_file(tmp_path, "- module: rules.core.objectives\n  function: OBJECTIVE_CONTROL\n"
+                                       "  change: level_2 > level_1 -> level_2 >= level_1\n  occurrence: 1\n"
+                                       "  why: a test entry\n")
+    recorded = mutate.equivalents("core", root)
+    assert list(recorded.values()) == ["a test entry"]
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("- module: rules.core.objectives\n  function: OBJECTIVE_CONTROL\n  change: 7 -> 8\n  why: x\n", "no mutant"),
+    ("- module: rules.core.objectives\n  function: OBJECTIVE_CONTROL\n  change: 0 -> 1\n  why: x\n", "occurrence"),
+    ("- module: rules.ninth.actions\n  function: f\n  change: 0 -> 1\n  why: x\n", "not a rule module"),
+    ("- module: rules.core.objectives\n  function: determine_control\n  change: 0 -> 1\n", "needs module"),
+    ("- module: rules.core.objectives\n  function: OBJECTIVE_CONTROL\n  change: 2 -> 3\n  occurrence: 2\n"
+     "  why: x\n- module: rules.core.objectives\n  function: OBJECTIVE_CONTROL\n  change: 2 -> 3\n"
+     "  occurrence: 2\n  why: y\n", "twice"),
+])
+def test_a_bad_equivalents_file_is_one_sentence_with_its_line(tmp_path, text, phrase):
+    root = _equivalents_file(tmp_path, text)
+    with pytest.raises(annotations.AnnotationError) as caught:
+        mutate.equivalents("core", root)
+    assert phrase in str(caught.value) and "mutants.yaml: line" in str(caught.value)
+
+
+def test_a_sample_across_every_rules_module_runs_within_the_ci_budget(tmp_path, capsys):
+    """What CI runs: a small random sample of the mutants of every module of every ruleset."""
+    output = tmp_path / "sample.json"
+    assert cli.main(["mutate", "--sample", "4", "--seed", "11", "--output", str(output)]) == 0
+    report = json.loads(output.read_text())
+    assert len(report["mutants"]) == 4
+    assert all(row["status"] in mutate.STATUSES for row in report["mutants"])
+    assert report["functions"] == {}  # a sample says nothing about which functions the checks call
+    assert "Mutation score per module" in capsys.readouterr().out
 
 
 def test_an_unknown_module_is_one_sentence(capsys):
