@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping
 
 from rules.logic import And, If
+from rules.messages import shown
 from rules.registry import rule
 
 Distribution = dict[int, Fraction]
@@ -45,23 +46,6 @@ class DiceExpression:
     @property
     def maximum(self) -> int:
         return self.count * self.sides + self.bonus
-
-
-def shown(value: Any, limit: int = 60) -> str:
-    """``value`` as a one-line error quotes it: JSON kinds by name, anything else cut to ``limit`` characters.
-
-    An error is one short line whatever the input (a 100 kB string, a list, a 1000-digit number).
-    """
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, int) and value.bit_length() > 4 * limit:  # repr() itself fails past 4300 digits
-        return f"a {'negative ' if value < 0 else ''}number of more than {limit} digits"
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @rule("01.05")

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from rules import dice
 from rules.core import core_abilities
-from rules.dice import shown
+from rules.messages import shown
 
 
 class ScenarioError(ValueError):

@@ -594,6 +594,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             raise UsageError(f"--module {_shown(args.module)} is not a rule module of "
                              f"{'the ruleset ' + ruleset if ruleset else 'any ruleset'} (e.g. core.objectives)")
         modules = [wanted]
+    if args.index and not args.module:
+        raise UsageError("--index needs --module: mutants are numbered within their module")
     ref = spec.qualify(ruleset or spec.DEFAULT_RULESET, args.ref) if args.ref else None
     console = _console()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -604,8 +606,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             bar.update(task, description=text[:50], completed=done, total=total)
 
         report = mutate.run(modules, ref=ref, sample_size=args.sample, jobs=args.jobs, timeout=args.timeout,
-                            seed=args.seed, progress=progress)
-    complete = ref is None and args.sample is None
+                            seed=args.seed, progress=progress, indexes=set(args.index) if args.index else None)
+    complete = ref is None and args.sample is None and not args.index
     output = Path(args.output)
     if complete and output.exists():  # a whole-module run updates those modules in the accumulated report
         try:
@@ -629,8 +631,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     console.print(table)
     for row in report["mutants"]:
         if row["module"] in modules and row["status"] == "survived":
-            console.print(f"survived: {row['module']}:{row['line']} {row['function']} ({row['kind']}): "
-                          f"{row['change']}", markup=False, highlight=False)
+            console.print(f"survived: #{row['index']} {row['module']}:{row['line']} {row['function']} "
+                          f"({row['kind']}): {row['change']}", markup=False, highlight=False)
     for name, function in report["functions"].items():
         if function["module"] in modules and not function["called"]:
             console.print(f"not called by any check it faces: {name}", markup=False, highlight=False)
@@ -712,7 +714,7 @@ def _previous_results(output: Path) -> dict:
 
 def _shown(text: str) -> str:
     """A value as the user typed it, cut short enough for one line (the scenario reader's rule)."""
-    from rules.dice import shown
+    from rules.messages import shown
 
     return shown(text)
 
@@ -774,7 +776,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         atomic.check_target(path)
 
     if args.verb == "mutate" and args.output is None:
-        whole = args.ref is None and args.sample is None  # whole modules add to the report the site shows
+        whole = args.ref is None and args.sample is None and not args.index  # whole modules: the site's report
         args.output = str(REPO_ROOT / "reports" / "mutation.json" if whole else BUILD_ROOT / "mutation-partial.json")
     if args.verb in ("verify", "mutate"):
         output(args.output)
@@ -857,6 +859,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--module", help="one rule module, e.g. core.objectives")
     p.add_argument("--ref", help="only mutants of functions tagged with this section")
     p.add_argument("--sample", type=_whole_number(1), default=None, help="a random sample of N mutants (for CI)")
+    p.add_argument("--index", type=_whole_number(0), action="append",
+                   help="only the mutant with this number in --module (repeatable), e.g. to recheck a survivor")
     p.add_argument("--seed", type=_whole_number(0), default=0, help="the sample's seed")
     p.add_argument("--jobs", type=_whole_number(1), default=2, help="mutants run at once (default 2)")
     p.add_argument("--timeout", type=_positive_number, default=300.0,
@@ -907,6 +911,7 @@ USER_ERRORS = (
     ("rules40k.annotations", "AnnotationError"), ("rules.registry", "RegistryError"), ("rules.spec", "RulesetError"),
     ("rules40k_site.generate", "SiteError"), ("rules40k.checks", "ExampleError"),
     ("rules40k.review.versions", "ReviewError"), ("rules40k.review.sweep", "SweepError"),
+    ("rules40k.mutate", "ReportError"),
 )
 
 

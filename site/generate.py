@@ -81,6 +81,7 @@ class Book:
     order: dict[str, int] = field(default_factory=dict)
     library: dict[str, "Book"] = field(default_factory=dict)  # every ruleset built with this one, by name
     page_refs: dict[str, list[str]] = field(default_factory=dict)  # printed page -> references (pack layouts)
+    mutation: dict = field(default_factory=dict)  # the measured mutation report (rules40k.mutate.measured)
 
     def __post_init__(self) -> None:
         chapter_refs = [c["number"] for c in self.chapters]
@@ -196,8 +197,13 @@ def load_results(build: Path) -> dict | None:
     return results
 
 
-def load(document: str, build: Path, results: dict | None = None, library: dict | None = None) -> Book:
-    """Read the spec, ledger, annotations and results; every later step works from this."""
+def load(document: str, build: Path, results: dict | None = None, library: dict | None = None,
+         mutation: dict | None = None) -> Book:
+    """Read the spec, ledger, annotations, results and mutation report; every later step works from this."""
+    from rules40k import mutate
+
+    if mutation is None:
+        mutation = mutate.measured()
     sections = spec.sections(document)
     chapters = []
     for path in spec.chapter_files(document):
@@ -210,7 +216,7 @@ def load(document: str, build: Path, results: dict | None = None, library: dict 
             "notes": data.get("notes") or [],
             "refs": [ref for ref, s in sections.items() if s["chapter"]["number"] == number],
         })
-    rows = {row["ref"]: row for row in coverage.ledger(document)}  # imports the rule modules too
+    rows = {row["ref"]: row for row in coverage.ledger(document, mutation)}  # imports the rule modules too
     functions = {ref: registry.functions_for(ref, document) for ref in sections}
     results_path = build / "results.json"
     if results is None:
@@ -234,6 +240,7 @@ def load(document: str, build: Path, results: dict | None = None, library: dict 
         report=_yaml_or_empty(spec.SPEC_ROOT / document / "ingest-report.yaml"),
         library=library if library is not None else {},
         page_refs=_page_refs(document),
+        mutation=mutation,
     )
 
 
@@ -683,8 +690,58 @@ def function_views(page: Page, functions: list[registry.RuleFunction]) -> list[d
 
 
 def status_view(row: dict) -> dict:
+    mutation = row.get("mutation") or {}
     return {"status": row["status"], "reason": row["reason"], "functions": len(row["functions"]),
-            "examples": row["examples"]}
+            "examples": row["examples"], "verified": row.get("verified"),
+            "unverified": [name.rpartition(".")[2] for name in row.get("unverified") or []],
+            "uncalled": [name.rpartition(".")[2] for name in row.get("uncalled") or []],
+            "strength": mutation.get("score"), "killed": mutation.get("killed", 0),
+            "survived": mutation.get("survived", 0), "equivalent": mutation.get("equivalent", 0),
+            "strength_text": strength_text({"strength": mutation.get("score"), "killed": mutation.get("killed", 0),
+                                            "survived": mutation.get("survived", 0)})}
+
+
+def strength_text(row: dict) -> str:
+    """A section's verification strength in a few words: "93% (42 of 45 mutants killed)"."""
+    if row["strength"] is None:
+        return "not measured"
+    decided = row["killed"] + row["survived"]
+    return f"{100 * row['strength']:.0f}% ({row['killed']} of {decided} mutants killed)"
+
+
+def mutants_anchor(ref: str) -> str:
+    """The anchor of a section's survivors on the mutants page."""
+    return "m-" + re.sub(r"[^a-z0-9]+", "-", ref.lower()).strip("-")
+
+
+def mutants_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
+    """The surviving mutants of this ruleset's rule modules, by section, each with its diff; then the
+    equivalent ones with their reasons, and the functions no check calls."""
+    page = Page(book, f"{book.prefix}mutants.md", "surviving mutants")
+    report = book.mutation
+    from rules40k import mutate
+
+    modules = mutate.modules_of(book.document)
+    rows = [r for r in report.get("mutants", []) if r["module"] in modules]
+    by_section = []
+    for ref in book.sections:
+        qualified = book.qualify(ref)
+        survivors = [r for r in rows if r["status"] == "survived" and qualified in r["refs"]]
+        if survivors:
+            by_section.append({"link": page.link(ref), "anchor": mutants_anchor(ref),
+                               "score": strength_text(status_view(book.rows[ref])),
+                               "mutants": [{"where": f"{r['module']}:{r['line']}", "function": r["function"],
+                                            "kind": r["kind"], "change": r["change"], "diff": r.get("diff", "")}
+                                           for r in survivors]})
+    scores = [{"module": m, **report["modules"][m]} for m in modules if m in report.get("modules", {})]
+    functions = [f for f in report.get("functions", {}).values() if f["module"] in modules]
+    return page.path, env.get_template("mutants.md.j2").render({
+        "sections": by_section, "modules": scores,
+        "unmeasured": [m for m in modules if m not in report.get("modules", {})],
+        "stale": [m for m in report.get("stale", []) if m in modules],
+        "equivalent": [r for r in rows if r["status"] == "equivalent"],
+        "uncalled": [f for f in functions if not f["called"]],
+    })
 
 
 def cited_by(book: Book) -> dict[str, list[tuple[str, str]]]:
@@ -724,6 +781,7 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "cites": [page.link(c) for c in section.get("cites") or [] if not spec.SECTION_REF.match(str(c))
                   and not re.fullmatch(r"\d\d", str(c))],
         "row": status_view(book.rows[ref]),
+        "mutants_link": f"[see the surviving mutants]({page.href(book.prefix + 'mutants.md', mutants_anchor(ref))})",
         "reason": page.inline(book.rows[ref]["reason"]),
         "text": text,
         "restorations": [{"id": r["id"], "label": footnote_label(r["id"]), "find": r["find"], "restore": r["restore"],
@@ -904,7 +962,7 @@ def _as_list(value: Any) -> list:
 # Assembling, writing, MkDocs
 
 
-REFERENCE_PAGES = [("Coverage ledger", "ledger.md"), ("Check results", "results.md"),
+REFERENCE_PAGES = [("Coverage ledger", "ledger.md"), ("Check results", "results.md"), ("Surviving mutants", "mutants.md"),
                    ("Findings", "findings.md"), ("Interpretations", "interpretations.md"),
                    ("Source report", "source.md")]
 
@@ -1039,7 +1097,7 @@ def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
         for index in range(len(book.chapters)):
             path, text = chapter_page(book, env, index, backlinks)
             pages[path] = text
-        for make in (ledger_page, results_page, findings_page, interpretations_page, source_page):
+        for make in (ledger_page, results_page, mutants_page, findings_page, interpretations_page, source_page):
             path, text = make(book, env)
             pages[path] = text
         path, text = ruleset_home_page(book, env, modules([book]))
@@ -1224,7 +1282,10 @@ def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = Tru
     names = rulesets or list(spec.rulesets())
     results = load_results(build)
     library: dict[str, Book] = {}
-    books = [load(name, build, results, library) for name in names]
+    from rules40k import mutate
+
+    mutation = mutate.measured()  # one reading for every ruleset's pages
+    books = [load(name, build, results, library, mutation) for name in names]
     for book in books:
         check_references(book)
     reviews = load_reviews(build)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import calculator, dice, scenario
+from rules import calculator, dice, messages, scenario
 from rules40k import cli
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "intercessors.json"
@@ -224,7 +224,7 @@ def test_shown_values_are_cut():
     """A huge value is never echoed whole: one short line whatever the input."""
     got = _read(_scenario(**{"weapons.0.A": "D6+" + "9" * 96}))
     assert got is not None and len(got) < 160 and "…" in got, got
-    assert len(dice.shown("x" * 100_000)) == 60
-    assert dice.shown(10 ** 5000) == "a number of more than 60 digits"
+    assert len(messages.shown("x" * 100_000)) == 60
+    assert messages.shown(10 ** 5000) == "a number of more than 60 digits"
     with pytest.raises(dice.DiceError, match="has a number too long to read"):
         dice.parse("D6+" + "9" * 5000)  # int() refuses more than 4300 digits

@@ -417,3 +417,31 @@ def test_one_ruleset_area_alone(tmp_path):
     assert (docs / "missionpack" / "index.md").is_file() and not (docs / "core").exists()
     page = (docs / "missionpack" / "controlling-terrain-features.md").read_text(encoding="utf-8")
     assert "(pg 96)" in page and "ninth/objective-markers" not in page
+
+
+def test_sections_show_their_verification_strength_and_the_survivors_page_their_diffs(tmp_path, monkeypatch):
+    """From a mutation report: 14.02's strength and a link to its survivors, which show their diff."""
+    from rules40k import mutate
+
+    module = "rules.core.objectives"
+    survivor = next(m for m in mutate.mutants(module) if m.change == "level_2 > level_1 -> level_2 >= level_1")
+    killed = next(m for m in mutate.mutants(module) if m.function == "level_of_control")
+    rows = [{**m.__dict__, "refs": ["14.02"], "killed": k, "status": "killed" if k else "survived",
+             "diff": mutate.diff(m)} for m, k in ((survivor, False), (killed, True))]
+    functions = {f"{module}.{name}": {"module": module, "name": name, "line": 1, "refs": ["14.02"], "called": True,
+                                      "killed": 1, "survived": 0} for name in ("level_of_control",)}
+    report = {**mutate._report({module: {"sha256": mutate._digest(module), "complete": True}}, rows, functions),
+              "stale": []}
+    monkeypatch.setattr(mutate, "measured", lambda: report)
+    build = tmp_path / "build"
+    generate.build(build, rulesets=[DOCUMENT], run_mkdocs=False)
+    page = section_md(build, "14.02")
+    assert "Verification strength: 50% (1 of 2 mutants killed), [see the surviving mutants](mutants.md#m-14-02)." in page
+    unmeasured = section_md(build, "05.02")
+    assert "Verification strength: not measured on this code" in unmeasured
+    mutants = (build / "docs" / DOCUMENT / "mutants.md").read_text(encoding="utf-8")
+    assert "{: #m-14-02 }" in mutants
+    assert "-        Row(\"player 2 has the highest level of control\"" not in mutants  # only the changed line
+    assert "+" in mutants and "level_2 >= level_1" in mutants and "```diff" in mutants
+    ledger = (build / "docs" / DOCUMENT / "ledger.md").read_text(encoding="utf-8")
+    assert "| Strength |" in ledger

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
-from rules import dice
+from rules import dice, messages
 from rules.core.datasheets import has_keyword
 from rules.logic import And, DecisionTable, If, Max, Min, Not, Or, Row, Var
 from rules.battlefield import Battlefield, Body
@@ -55,7 +55,7 @@ class Ability:
 @rule("24.01")
 def parse_ability(text: str) -> Ability:
     """Read an ability as printed in square brackets; a trailing ': KEYWORD' limits whom it affects."""
-    shown = dice.shown(text)
+    shown = messages.shown(text)
     words = " ".join(text.split())
     match = _FORM.match(words.upper()) if words.isascii() else None  # before upper(), which folds "ı" to "I"
     if not match:
