@@ -244,7 +244,7 @@ def _shocked_oc() -> Built:
     shocked_oc = core_concepts.objective_control(oc, True)
     goal = z3.And(z3.Not(datasheets.can_control_objectives(shocked_oc)),
                   datasheets.level_of_control_contribution(shocked_oc) == 0)
-    return [oc >= 0], goal, {"oc": oc}
+    return [z3.Or(oc == -1, oc >= 0)], goal, {"oc": oc}  # OC '-1' (02.02) included
 
 
 @proof("level-of-control-never-negative", ("02.02",),

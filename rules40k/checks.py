@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rules import logic, registry, spec
-from rules40k import annotations, compare
+from rules40k import annotations, compare, domains
 
 
 class ExampleError(ValueError):
@@ -142,6 +142,8 @@ def run_table(table: logic.DecisionTable, ruleset: str = spec.DEFAULT_RULESET) -
     report = logic.check_table(table)
     disagreements = logic.enumerate_agreement(table)
     problems = report.problems() + [f"concrete and z3 evaluation disagree at {d['inputs']}" for d in disagreements]
+    # A narrowed input domain passes every check above while covering less: compare it with its pin.
+    problems += domains.table_domain_problems(table, domains.pins(ruleset))
     return {
         "id": f"table:{spec.qualify(ruleset, table.name)}",
         "kind": "table",
@@ -161,12 +163,21 @@ def run_proofs(names: list[str] | None = None) -> list[dict]:
 
     proofs.load_all()
     out = []
+    pinned: dict[str, domains.Pins] = {}
     for name in names if names is not None else sorted(proofs.PROOFS):
         item = proofs.PROOFS[name]
         result = proofs.check(item)
         # A finding is a proof the rules as written are expected to fail.
         as_expected = result.status == item.expect
         status = ("finding" if item.expect == "disproved" else "passed") if as_expected else "failed"
+        # Preconditions that exclude a value the rules allow prove less than the statement says.
+        ruleset = spec.ruleset_of(result.refs)
+        if ruleset not in pinned:
+            pinned[ruleset] = domains.pins(ruleset)
+        narrowed = domains.proof_domain_problems(item, pinned[ruleset])
+        if narrowed:
+            status = "failed"
+            result.detail = "; ".join(narrowed + ([result.detail] if result.detail else []))
         out.append({
             "id": f"proof:{result.id}",
             "kind": "proof",

@@ -16,6 +16,20 @@ from rules40k import SPEC_ROOT, annotations, compare, ingest, ingest_sections
 from rules40k.annotations import AnnotationError
 
 
+def _domains(name: str, root: Path) -> None:
+    """domains.yaml: what each decision table's and proof's inputs must cover (rules40k.domains)."""
+    from rules40k import domains
+
+    domains.pins(name, root)
+
+
+def _mutants(name: str, root: Path) -> None:
+    """mutants.yaml: the equivalent mutants, each with its reason (rules40k.mutate)."""
+    from rules40k import mutate
+
+    mutate.equivalents(name, root)
+
+
 def _sweep(name: str, root: Path) -> None:
     """sweep.yaml, through its loader; that loader takes no root and reads rules40k.review.rulesets.SPEC_ROOT."""
     from rules40k.review import rulesets
@@ -35,6 +49,8 @@ LOADERS: dict[str, Callable[[str, Path], object]] = {
     "status/": annotations.status_notes,
     "concepts.yaml": compare.concept_map,
     "sweep.yaml": _sweep,
+    "domains.yaml": _domains,
+    "mutants.yaml": _mutants,
 }
 
 
