@@ -167,12 +167,15 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     console = _console()
     for name, rows in ledgers.items():
         table = Table(title=f"Coverage of the {name} ruleset: {spec.ruleset(name).get('title', name)}")
-        for column in ("ref", "title", "status", "functions", "examples", "lines", "reason"):
+        for column in ("ref", "title", "status", "verified", "functions", "examples", "lines", "reason"):
             table.add_column(column)
         for row in rows:
             style = STATUS_STYLE[row["status"]]
-            table.add_row(row["ref"], row["title"], f"[{style}]{row['status']}[/]", str(len(row["functions"])),
-                          str(row["examples"]), "–".join(str(n) for n in row["lines"]), row["reason"])
+            verified = {True: "yes", False: "no: " + ", ".join(n.rpartition(".")[2] for n in row["unverified"]),
+                        None: "" if row["status"] != "encoded" else "not measured"}[row["verified"]]
+            table.add_row(row["ref"], row["title"], f"[{style}]{row['status']}[/]", verified,
+                          str(len(row["functions"])), str(row["examples"]), "–".join(str(n) for n in row["lines"]),
+                          row["reason"])
         console.print(table)
         console.print(f"{name}: " + ", ".join(f"{k}: {v}" for k, v in coverage.summary(rows).items()))
     return 0 if missing == 0 else 1
