@@ -79,11 +79,26 @@ def _convert(value: Any, hint: Any) -> Any:
         for option in typing.get_args(hint):
             if dataclasses.is_dataclass(option) and isinstance(value, dict):
                 return _convert(value, option)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum) and not isinstance(value, hint):
+        return _member(hint, value)
     if isinstance(value, str) and re.fullmatch(r"-?\d+/\d+", value):
         return Fraction(value)
     if hint is Fraction and isinstance(value, int):
         return Fraction(value)
     return value
+
+
+def _member(kind: type[enum.Enum], value: Any) -> enum.Enum:
+    """An enum member written in example data by its value ("fall-back") or its name ("FALL_BACK", "fall back"):
+    left a string, it would never equal the member and the example would test nothing."""
+    try:
+        return kind(value)
+    except ValueError:
+        pass
+    name = re.sub(r"[\s-]+", "_", str(value)).upper()
+    if name in kind.__members__:
+        return kind[name]
+    raise ExampleError(f"{value!r} is not a {kind.__name__} (one of {', '.join(m.name for m in kind)})")
 
 
 def call_example(example: dict) -> Any:

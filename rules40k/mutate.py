@@ -511,7 +511,11 @@ def run(modules: list[str], *, ref: str | None = None, sample_size: int | None =
                 plan.append((mutant, faced))
     chosen = {(m.module, m.index) for m in sample([m for m, _ in plan], sample_size, seed)}
     plan = [(m, faced) for m, faced in plan if (m.module, m.index) in chosen]
-    check_sets = sorted({tuple(faced) for m, faced in plan if faced and _key(m) not in known})
+    complete = ref is None and sample_size is None and indexes is None
+    check_sets = {tuple(faced) for m, faced in plan if faced and _key(m) not in known}
+    if complete:  # a tagged function with nothing to mutate is still judged by whether its checks call it
+        check_sets |= {tuple(refs) for module in modules for refs in tops[module].values()}
+    check_sets = sorted(check_sets)
     total = len(plan) + len(check_sets)
     finished = [0]
 
@@ -550,7 +554,6 @@ def run(modules: list[str], *, ref: str | None = None, sample_size: int | None =
         row["status"] = _status(row)
         if row["status"] == "survived":
             row["diff"] = diff(Mutant(**{f: row[f] for f in Mutant.__dataclass_fields__}))
-    complete = ref is None and sample_size is None and indexes is None
     called = {name for base in baselines for name in base.get("called", [])}
     meta = {module: {"sha256": _digest(module), "complete": complete} for module in modules}
     functions = _functions(modules, tops, rows, called) if complete else {}

@@ -28,3 +28,15 @@ def test_every_chapter_one_to_three_section_has_an_example():
 def test_a_wrong_expectation_fails():
     example = dict(EXAMPLES[0], expect="certainly not this")
     assert checks.run_example(example)["status"] == "failed"
+
+
+def test_enum_values_in_example_data_become_members():
+    """A move written "fall-back" must reach the rule as MoveType.FALL_BACK: as a string it equals no member,
+    and an example about it would test nothing."""
+    from rules.state import MoveType, UnitState
+
+    unit = checks._convert({"name": "X", "owner": 1, "phase_moves": ["fall-back", "NORMAL", "remain stationary"]},
+                           UnitState)
+    assert unit.phase_moves == (MoveType.FALL_BACK, MoveType.NORMAL, MoveType.REMAIN_STATIONARY)
+    with pytest.raises(checks.ExampleError, match="'sprint' is not a MoveType"):
+        checks._convert(["sprint"], tuple[MoveType, ...])
