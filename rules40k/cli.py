@@ -609,7 +609,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             bar.update(task, description=text[:50], completed=done, total=total)
 
         report = mutate.run(modules, ref=ref, sample_size=args.sample, jobs=args.jobs, timeout=args.timeout,
-                            seed=args.seed, progress=progress, indexes=set(args.index) if args.index else None)
+                            seed=args.seed, progress=progress, indexes=set(args.index) if args.index else None,
+                            killed_before=_killed_before(args, modules) if args.recheck else None)
     complete = ref is None and args.sample is None and not args.index
     output = Path(args.output)
     if complete and output.exists():  # a whole-module run updates those modules in the accumulated report
@@ -640,6 +641,20 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         if function["module"] in modules and not function["called"]:
             console.print(f"not called by any check it faces: {name}", markup=False, highlight=False)
     return 0
+
+
+def _killed_before(args: argparse.Namespace, modules: list[str]) -> dict:
+    """For --recheck: the killed rows of the report's whole-module runs of the same source, by (module, index)."""
+    from rules40k import mutate
+
+    if args.ref or args.sample or args.index:
+        raise UsageError("--recheck updates whole modules: it takes no --ref, --sample or --index")
+    report = mutate.measured(Path(args.output))
+    missing = [m for m in modules if m not in report["modules"]]
+    if missing:
+        raise UsageError(f"--recheck: {missing[0]} has no whole run of its current source in {args.output} "
+                         "(run it without --recheck)")
+    return {(r["module"], r["index"]): r for r in report["mutants"] if r["module"] in modules and r["killed"] is True}
 
 
 def _bench_ladder(args: argparse.Namespace) -> int:
@@ -862,6 +877,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--module", help="one rule module, e.g. core.objectives")
     p.add_argument("--ref", help="only mutants of functions tagged with this section")
     p.add_argument("--sample", type=_whole_number(1), default=None, help="a random sample of N mutants (for CI)")
+    p.add_argument("--recheck", action="store_true",
+                   help="rerun only what an earlier whole run of the same source did not kill (after adding checks)")
     p.add_argument("--index", type=_whole_number(0), action="append",
                    help="only the mutant with this number in --module (repeatable), e.g. to recheck a survivor")
     p.add_argument("--seed", type=_whole_number(0), default=0, help="the sample's seed")

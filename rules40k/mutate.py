@@ -496,11 +496,16 @@ def modules_of(ruleset: str) -> list[str]:
 
 
 def run(modules: list[str], *, ref: str | None = None, sample_size: int | None = None, jobs: int = 2,
-        timeout: float = 300.0, seed: int = 0, progress=None, indexes: set[int] | None = None) -> dict:
+        timeout: float = 300.0, seed: int = 0, progress=None, indexes: set[int] | None = None,
+        killed_before: dict[tuple[str, int], dict] | None = None) -> dict:
     """Mutate ``modules`` (all their mutants, or those of functions tagged ``ref``, or the given ``indexes``, or
     a sample) and run each against its checks, ``jobs`` at a time. Returns the report: per mutant, module,
-    section and function."""
-    plan, tops = [], {}
+    section and function.
+
+    ``killed_before`` (a recheck) holds the rows of mutants an earlier whole run of the same source killed:
+    they are kept as they are, not run again (checks added since can only kill more), and the rest run; the
+    result is still a whole-module report."""
+    plan, tops, kept = [], {}, []
     known = _equivalent_index()
     for module in modules:
         refs = refs_of(module)
@@ -513,6 +518,10 @@ def run(modules: list[str], *, ref: str | None = None, sample_size: int | None =
     plan = [(m, faced) for m, faced in plan if (m.module, m.index) in chosen]
     complete = ref is None and sample_size is None and indexes is None
     check_sets = {tuple(faced) for m, faced in plan if faced and _key(m) not in known}
+    if killed_before:
+        kept = [killed_before[(m.module, m.index)] for m, _ in plan
+                if (m.module, m.index) in killed_before and _key(m) not in known]
+        plan = [(m, faced) for m, faced in plan if (m.module, m.index) not in killed_before or _key(m) in known]
     if complete:  # a tagged function with nothing to mutate is still judged by whether its checks call it
         check_sets |= {tuple(refs) for module in modules for refs in tops[module].values()}
     check_sets = sorted(check_sets)
@@ -550,6 +559,7 @@ def run(modules: list[str], *, ref: str | None = None, sample_size: int | None =
                           "properties": properties_for(faced), "expected": expected[tuple(faced)]["statuses"]})
     answers = iter(_run_tasks(tasks, jobs, timeout, tick))
     rows = [row if "killed" in row else {**row, **next(answers)} for row in rows]
+    rows = sorted(rows + kept, key=lambda r: (r["module"], r["index"]))
     for row in rows:
         row["status"] = _status(row)
         if row["status"] == "survived":

@@ -158,3 +158,23 @@ def test_an_unknown_module_is_one_sentence(capsys):
     assert cli.main(["mutate", "--module", "core.nope"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "core.nope" in err[0]
+
+
+def test_a_recheck_keeps_the_killed_rows_and_runs_the_rest():
+    module = "rules.core.aircraft"
+    found = mutate.mutants(module)
+    fake = {(module, m.index): {"module": module, "index": m.index, "killed": True, "by": "earlier run",
+                                "status": "killed", "refs": [], "function": m.function} for m in found[1:]}
+    report = mutate.run([module], jobs=2, killed_before=fake)
+    rows = {row["index"]: row for row in report["mutants"]}
+    assert sorted(rows) == [m.index for m in found]
+    assert all(rows[m.index]["by"] == "earlier run" for m in found[1:])
+    assert rows[found[0].index]["by"] != "earlier run" and rows[found[0].index]["status"] in mutate.STATUSES
+    assert report["modules"][module]["complete"] and report["functions"]
+
+
+def test_a_recheck_needs_a_whole_run_of_the_same_source(tmp_path, capsys):
+    output = tmp_path / "mutation.json"
+    assert cli.main(["mutate", "--module", "core.aircraft", "--recheck", "--output", str(output)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "rules.core.aircraft has no whole run" in err[0]
