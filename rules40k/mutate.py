@@ -291,13 +291,14 @@ def run_checks(refs: list[str], properties: list[str], expected: dict[str, str] 
     from rules import spec
     from rules40k import annotations, checks, compare, property_runner
 
-    wanted, statuses = set(refs), {}
+    wanted, statuses, chosen_by = set(refs), {}, {}
     called: set[tuple[str, int]] = set()
     if expected is None:  # the baseline also records which rule functions its checks call
         sys.setprofile(_recorder(called))
 
-    def record(result: dict) -> None:
+    def record(result: dict, selected_by: list[str] | None = None) -> None:
         statuses[result["id"]] = result["status"]
+        chosen_by[result["id"]] = sorted(selected_by or result.get("refs") or [])
         if expected is not None and expected.get(result["id"]) != result["status"]:
             detail = str(result.get("detail") or "")[:160]
             raise Differs(f"{result['id']} {result['status']}" + (f": {detail}" if detail else ""))
@@ -306,16 +307,17 @@ def run_checks(refs: list[str], properties: list[str], expected: dict[str, str] 
         for ruleset in spec.rulesets():
             for example in annotations.examples(ruleset):
                 if spec.qualify(ruleset, example["ref"]) in wanted:
-                    record(checks.run_example(example, ruleset))
+                    record(checks.run_example(example, ruleset), [spec.qualify(ruleset, example["ref"])])
             for table in checks.tables(ruleset):
                 if wanted & {spec.qualify(ruleset, r) for r in table.refs}:
-                    record(checks.run_table(table, ruleset))
+                    record(checks.run_table(table, ruleset), [spec.qualify(ruleset, r) for r in table.refs])
             for entry in compare.concept_map(ruleset):
                 if wanted & {spec.qualify(ruleset, entry["claim"]), *entry.get("core", [])}:
-                    record(compare.compare(entry, ruleset))
+                    record(compare.compare(entry, ruleset),
+                           [spec.qualify(ruleset, entry["claim"]), *entry.get("core", [])])
         names = [name for name in sorted(proofs.load_all()) if wanted & set(proofs.PROOFS[name].refs)]
         for result in checks.run_proofs(names):
-            record(result)
+            record(result, list(proofs.PROOFS[result["id"].removeprefix("proof:")].refs))
         if properties:
             property_runner.run_properties(record, nodeids=properties)
     except Differs as killed:
@@ -323,7 +325,7 @@ def run_checks(refs: list[str], properties: list[str], expected: dict[str, str] 
     finally:
         sys.setprofile(None)
     if expected is None:
-        return {"killed": False, "by": None, "ran": len(statuses), "statuses": statuses,
+        return {"killed": False, "by": None, "ran": len(statuses), "statuses": statuses, "chosen_by": chosen_by,
                 "called": sorted(_top_names(called))}
     missing = sorted(set(expected) - set(statuses))
     if missing:  # a property that no longer runs (its module no longer imports, say) is a difference too
@@ -517,15 +519,19 @@ def run(modules: list[str], *, ref: str | None = None, sample_size: int | None =
     chosen = {(m.module, m.index) for m in sample([m for m, _ in plan], sample_size, seed)}
     plan = [(m, faced) for m, faced in plan if (m.module, m.index) in chosen]
     complete = ref is None and sample_size is None and indexes is None
-    check_sets = {tuple(faced) for m, faced in plan if faced and _key(m) not in known}
+    needed: dict[str, set[str]] = {}  # per module, every section whose checks some mutant faces
+    for m, faced in plan:
+        if faced and _key(m) not in known:
+            needed.setdefault(m.module, set()).update(faced)
     if killed_before:
         kept = [killed_before[(m.module, m.index)] for m, _ in plan
                 if (m.module, m.index) in killed_before and _key(m) not in known]
         plan = [(m, faced) for m, faced in plan if (m.module, m.index) not in killed_before or _key(m) in known]
     if complete:  # a tagged function with nothing to mutate is still judged by whether its checks call it
-        check_sets |= {tuple(refs) for module in modules for refs in tops[module].values()}
-    check_sets = sorted(check_sets)
-    total = len(plan) + len(check_sets)
+        for module in modules:
+            for refs in tops[module].values():
+                needed.setdefault(module, set()).update(refs)
+    total = len(plan) + len(needed)
     finished = [0]
 
     def tick(task: dict, answer: dict) -> None:
@@ -534,29 +540,42 @@ def run(modules: list[str], *, ref: str | None = None, sample_size: int | None =
             name = "baseline" if task["index"] is None else f"{task['module'].removeprefix('rules.')} #{task['index']}"
             progress(name, finished[0], total)
 
-    # The unmutated run of each set of checks first: a mutant is killed when a check's status differs from it.
-    baselines = _run_tasks([{"module": None, "index": None, "refs": list(refs), "properties": properties_for(refs),
-                             "expected": None} for refs in check_sets], jobs, timeout, tick)
-    expected = dict(zip(check_sets, baselines))
+    # The unmutated run of each module's checks first (once: a mutant faces a subset of them): a mutant is
+    # killed when one of its checks' status differs from it.
+    order = sorted(needed)
+    baselines = _run_tasks([{"module": None, "index": None, "refs": sorted(needed[m]),
+                             "properties": properties_for(sorted(needed[m])), "expected": None} for m in order],
+                           jobs, timeout, tick)
+    base_of = dict(zip(order, baselines))
+
+    def expected_for(module: str, faced: list[str]) -> dict:
+        """The baseline of the checks ``faced`` selects: those chosen by one of its sections."""
+        base = base_of[module]
+        if "statuses" not in base:
+            return base
+        return {"statuses": {check: status for check, status in base["statuses"].items()
+                             if set(base["chosen_by"][check]) & set(faced)}}
+
     tasks, rows = [], []
     for mutant, faced in plan:
         row = {**asdict(mutant), "refs": faced}
         if _key(mutant) in known:
             rows.append({**row, "killed": None, "equivalent": known[_key(mutant)], "by": None, "ran": None})
-        elif not faced:
+            continue
+        if not faced:
             rows.append({**row, "killed": False, "by": "no check faces it: its module has no tagged function",
                          "ran": 0})
-        elif "statuses" not in expected[tuple(faced)]:
-            base = expected[tuple(faced)]
+            continue
+        base = expected_for(mutant.module, faced)
+        if "statuses" not in base:
             rows.append({**row, "killed": None, "by": f"not run: the unmutated checks did not run ({base['by']})",
                          "ran": None})
-        elif _failing(expected[tuple(faced)]):  # a failing suite cannot tell a mutant from the rule
-            rows.append({**row, "killed": None, "ran": None,
-                         "by": f"not run: the unmutated check {_failing(expected[tuple(faced)])} fails"})
+        elif _failing(base):  # a failing suite cannot tell a mutant from the rule
+            rows.append({**row, "killed": None, "ran": None, "by": f"not run: the unmutated check {_failing(base)} fails"})
         else:
             rows.append(row)
             tasks.append({"module": mutant.module, "index": mutant.index, "refs": faced,
-                          "properties": properties_for(faced), "expected": expected[tuple(faced)]["statuses"]})
+                          "properties": properties_for(faced), "expected": base["statuses"]})
     answers = iter(_run_tasks(tasks, jobs, timeout, tick))
     rows = [row if "killed" in row else {**row, **next(answers)} for row in rows]
     rows = sorted(rows + kept, key=lambda r: (r["module"], r["index"]))
@@ -621,8 +640,11 @@ def _functions(modules: list[str], tops: dict, rows: list[dict], called: set[str
                 continue
             mine = [r for r in rows if r["module"] == module and r["function"] == name]
             counts = {status: sum(r["status"] == status for r in mine) for status in STATUSES}
+            # A table whose rows are built elsewhere (no lambda of its own) is judged by its mutants alone.
+            own_code = not table or any(isinstance(node, ast.Lambda) for node in ast.walk(statement))
             out[f"{module}.{name}"] = {"module": module, "name": name, "refs": tops[module].get(name, []),
-                                       "line": statement.lineno, "called": f"{module}.{name}" in called, **counts}
+                                       "line": statement.lineno,
+                                       "called": f"{module}.{name}" in called or not own_code, **counts}
     return out
 
 
