@@ -475,6 +475,22 @@ def _mortal_wounds() -> Built:
                        "character": c, "remaining": remaining}
 
 
+@proof("mortal-wound-table-checked-over-every-unit", ("06.02",),
+       "The mortal-wound table's checks (its assume) admit every unit a mortal wound can reach: any mix of up to "
+       "three CHARACTER and other models, each wounded or not, with at least one model left.")
+def _mortal_wound_units() -> Built:
+    left, character, wounded = (z3.Bools(f"{fact}_{i}" for i in range(3)) for fact in ("left", "character", "wounded"))
+
+    def any_model(is_character, is_wounded=None):
+        return z3.Or(*(z3.And(left[i], character[i] if is_character else z3.Not(character[i]),
+                              wounded[i] if is_wounded else True) for i in range(3)))
+
+    facts = {"wounded_non_character": any_model(False, True), "non_character": any_model(False),
+             "wounded_character": any_model(True, True), "character": any_model(True)}
+    symbols = {str(v): v for v in (*left, *character, *wounded)}
+    return [z3.Or(*left)], other_concepts.MORTAL_WOUND_MODEL.assume(**facts), symbols
+
+
 @proof("hazard-roll-fails-on-one-or-two", ("06.03",),
        "A hazard roll fails exactly on a 1 or 2, and then inflicts 1 mortal wound, or 3 if every model is a "
        "MONSTER or VEHICLE; otherwise none.")

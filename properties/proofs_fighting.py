@@ -74,6 +74,17 @@ def _overrun_faq() -> Built:
     return pre, goal, s
 
 
+@proof("fight-type-table-checked-over-every-engagement-history", ("12.05", "12.06"),
+       "The fight-type table's checks (its assume) admit every engagement history a unit can have: engaged or not "
+       "now, engaged or not when the Fight step started, become engaged during the phase or not.")
+def _fight_type_domain() -> Built:
+    pre, s = _fight_type_inputs()
+    goal = fight_phase.FIGHT_TYPE_ELIGIBILITY.assume(
+        fight_type=FightType.NORMAL, engaged=s["engaged"], unengaged_at_start_of_fight_step=z3.Not(
+            s["engaged_at_start_of_step"]), became_engaged_during_phase=s["became_engaged_during_phase"])
+    return pre, goal, s
+
+
 def _sequence_run(table=None, bound: int = PROGRESS_BOUND) -> Built:
     """Any position of the sequence, any fixed facts, any pass choices: a selection or the end within ``bound``
     moves."""
@@ -93,6 +104,25 @@ def _sequence_run(table=None, bound: int = PROGRESS_BOUND) -> Built:
                                                                         tuple(far), wants[k], table=table)
         progress.append(z3.Or(action == FightAction.SELECT, action == FightAction.END))
     return pre, z3.Or(*progress), symbols
+
+
+@proof("fight-sequence-table-checked-over-every-position", ("12.04", "appendix/eligible-to-fight-but-unable-to-fight"),
+       "The Fight step sequence table's checks (its assume) admit every position of the sequence: whatever each "
+       "player has left (Fights First units, eligible units, all of them far from the enemy), whoever selects, in "
+       "either step, after a pass or not, the facts fight_sequence_move hands the table are among those checked.")
+def _sequence_domain() -> Built:
+    pre, _progress, symbols = _sequence_run(bound=1)  # its preconditions: the facts hang together per player
+    handed: dict = {}
+
+    def capture(**facts):
+        handed.update(facts)
+        return FightAction.SELECT
+
+    fight_phase.fight_sequence_move(symbols["step"], symbols["chooser"], symbols["opponent_passed_last"],
+                                    (symbols["p1_fights_first"], symbols["p2_fights_first"]),
+                                    (symbols["p1_has_eligible"], symbols["p2_has_eligible"]),
+                                    (symbols["p1_all_far"], symbols["p2_all_far"]), symbols["pass_0"], table=capture)
+    return pre, fight_phase.FIGHT_SELECTION.assume(**handed), symbols
 
 
 @proof("fight-step-always-progresses", ("12.04", "appendix/eligible-to-fight-but-unable-to-fight"),

@@ -17,6 +17,7 @@ from rules import battlefield
 from rules.core import core_abilities, flying_and_surging, monsters_and_vehicles, other_rules, terrain
 from rules.logic import And, If, Max, Not, Or
 from rules.model import Placed
+from rules.state import MoveType
 
 DENSE, LIGHT, EXPOSED = int(battlefield.Category.DENSE), int(battlefield.Category.LIGHT), int(battlefield.Category.EXPOSED)
 THROUGH, CLIMB = int(terrain.Passage.THROUGH), int(terrain.Passage.CLIMB)
@@ -252,6 +253,17 @@ def _walker_titanic() -> Built:
                   z3.Implies(z3.And(z3.Not(s["other_titanic"]), z3.Or(s["normal_or_advance"], s["fall_back"])),
                              _through_models(s)))
     return pre, goal, s
+
+
+@proof("move-through-table-checked-over-every-move-type", ("17.01",),
+       "The move-through table's checks (its assume) admit every type of move a model makes: a normal or advance "
+       "move, a fall-back move and every other move, each as may_move_through describes it, whatever the models.")
+def _move_through_every_move_type() -> Built:
+    s = {name: z3.Bool(name) for name in _MODEL_FLAGS if name != "taking_to_the_skies"}
+    table = monsters_and_vehicles.MOVE_THROUGH_MODELS
+    goal = z3.And(*(table.assume(**{**s, "normal_or_advance": z3.BoolVal(move in (MoveType.NORMAL, MoveType.ADVANCE)),
+                                    "fall_back": z3.BoolVal(move == MoveType.FALL_BACK)}) for move in MoveType))
+    return [], goal, s
 
 
 @proof("walker-battle-shock-only-with-mobile-on-a-one", ("24.35",),

@@ -347,6 +347,16 @@ def _ability_domain(s: dict[str, Any]) -> list[Any]:
             z3.Implies(s["source"] == int(src.BODYGUARD), s["source_alive"] == s["bodyguard_alive"])]
 
 
+@proof("attached-ability-table-covers-every-possible-state", ("19.04",),
+       "The 19.04 table is checked over exactly the states an attached unit can be in: an attack is still being "
+       "resolved only once it has destroyed the source's last model, and a bodyguard source has a model left "
+       "exactly when the bodyguard unit does.")
+def _ability_table_domain() -> Built:
+    table = attached_units.ATTACHED_ABILITY
+    s = table.symbols()
+    return [], table.domain(s) == z3.And(*_ability_domain(s)), s
+
+
 @proof("attached-abilities-last-while-their-source", ("19.04",),
        "An ability conferred on an attached unit applies while its source has a model left or, if an attack "
        "destroyed that last model, until the attacking unit has resolved its attacks, and no longer; a revived "

@@ -70,6 +70,17 @@ def _odd_never_half() -> Built:
     return pre + [odd], goal, {**s, "k": k}
 
 
+@proof("strength-tables-cover-every-unit-on-the-battlefield", (STRENGTH,),
+       "The three strength tables are checked over exactly the units that can be on the battlefield: up to their "
+       "starting strength in models, up to W in wounds, and a unit that started as one model is still one.")
+def _strength_tables_domain() -> Built:
+    facts, s = _strength_facts()
+    positive = [s[name] >= 1 for name in ("starting_strength", "models", "wounds", "w")]
+    tables = (appendix.BELOW_STARTING_STRENGTH, appendix.AT_HALF_STRENGTH, appendix.BELOW_HALF_STRENGTH)
+    goal = z3.And(*(table.assume(**s) == z3.And(*facts) for table in tables))
+    return positive, goal, s
+
+
 @proof("revived-models-never-exceed-starting-strength", (appendix.REVIVED,),
        "However many models a rule returns, the unit never grows beyond its starting strength, nor loses any.")
 def _revive_cap() -> Built:

@@ -1,4 +1,5 @@
-"""The z3 proofs of chapters 05, 06 and 24 fail for a broken copy of the rule they are about.
+"""The z3 proofs of chapters 05, 06 and 24 fail for a broken copy of the rule they are about (and, at the end,
+hypothesis properties of 05.03's allocation groups and order, each paired with a broken rule).
 
 ``properties/test_proofs.py`` checks that every registered proof is proved for the real
 rules. Here each proof of the attack sequence, mortal wounds, hazard rolls and weapon
@@ -16,8 +17,11 @@ import dataclasses
 
 import pytest
 import z3
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from properties import proofs
+from properties.mutation import fails
 from rules.core import attack_sequence, core_abilities, other_concepts
 from rules.logic import And, Clamp, If, Min, Not, Or
 from rules.logic import DecisionTable
@@ -163,3 +167,49 @@ def test_reordering_exclusive_wound_bands_changes_nothing():
             assert reordered(strength=s, toughness=t) == WT(strength=s, toughness=t)
     assert any(WOUND_THRESHOLD_SWAPPED(strength=s, toughness=t) != WT(strength=s, toughness=t)
                for s in range(1, 13) for t in range(1, 13))
+
+
+# -- 05.03: allocation groups and the defender's default order (hypothesis) ---------------------------------
+
+#: One model: CHARACTER or not, W, Sv, InSv (None: no invulnerable save). Few values, so profiles repeat.
+_MODELS = st.lists(st.tuples(st.booleans(), st.integers(1, 3), st.integers(2, 4), st.sampled_from([None, 4, 5])),
+                   min_size=1, max_size=6)
+
+
+@pytest.mark.refs("05.03")
+@given(_MODELS)
+def test_groups_are_one_per_character_and_one_per_profile(models):
+    """05.03: two models share an allocation group exactly when neither is a CHARACTER and they have the same W, Sv
+    and InSv; each CHARACTER model is a group of its own."""
+    keys = [attack_sequence.group_key(character, i, w, sv, insv) for i, (character, w, sv, insv) in enumerate(models)]
+    for i, (a, key_a) in enumerate(zip(models, keys)):
+        for j, (b, key_b) in enumerate(zip(models, keys)):
+            same = i == j or (not a[0] and not b[0] and a[1:] == b[1:])
+            assert (key_a == key_b) == same, (a, b)
+
+
+@pytest.mark.refs("05.03")
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=5))
+def test_the_default_allocation_order_is_legal_and_keeps_the_listed_order(flags):
+    """05.03: with no preference stated, the defender's order obeys all three restrictions and otherwise keeps
+    the groups in the order listed. (Two wounded non-CHARACTER groups cannot both be first: no order is legal.)"""
+    assume(sum(wounded and not character for character, wounded in flags) <= 1)
+    groups = [attack_sequence.Group(f"group {i}", character, wounded) for i, (character, wounded) in enumerate(flags)]
+    order = attack_sequence.default_allocation_order(groups)
+    assert sorted(g.name for g in order) == sorted(g.name for g in groups)
+    assert attack_sequence.allocation_order_is_legal(order)
+    for kind in {(g.character, g.wounded) for g in groups}:
+        alike = [g.name for g in groups if (g.character, g.wounded) == kind]
+        assert [g.name for g in order if (g.character, g.wounded) == kind] == alike
+
+
+def test_group_property_fails_when_characters_share_a_group(monkeypatch):
+    """Grouping CHARACTER models by profile too breaks it."""
+    monkeypatch.setattr(attack_sequence, "group_key", lambda character, model_index, w, sv, insv: (w, sv, insv))
+    assert fails(test_groups_are_one_per_character_and_one_per_profile)
+
+
+def test_default_order_property_fails_for_the_listed_order(monkeypatch):
+    """Keeping the listed order whatever the restrictions breaks it."""
+    monkeypatch.setattr(attack_sequence, "default_allocation_order", lambda groups: list(groups))
+    assert fails(test_the_default_allocation_order_is_legal_and_keeps_the_listed_order)

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 import z3
-from hypothesis import given, note
+from hypothesis import example, given, note
 from hypothesis import strategies as st
 
 from properties import strategies as s
@@ -25,6 +25,64 @@ def test_dice_distributions_are_exact(expression):
     assert dice.is_distribution(dist)
     assert min(dist) == parsed.minimum and max(dist) == parsed.maximum
     assert dice.expected(dist) == parsed.count * Fraction(parsed.sides + 1, 2) + parsed.bonus
+
+
+#: Every expression ``parse`` can return: a constant (0 or more, counted in D6 as parse counts it), or one to
+#: four D3 or D6 with a bonus of either sign ("D6-1" reads as well as "D6+1").
+_EXPRESSIONS = st.one_of(st.builds(dice.DiceExpression, st.just(0), st.just(6), st.integers(0, 12)),
+                         st.builds(dice.DiceExpression, st.integers(1, 4), st.sampled_from([3, 6]), st.integers(-6, 6)))
+
+
+@pytest.mark.refs("01.05")
+@given(_EXPRESSIONS)
+@example(dice.DiceExpression(0, 6, 0))
+@example(dice.DiceExpression(1, 6, 1))
+@example(dice.DiceExpression(2, 3, -1))
+def test_dice_expressions_print_as_datasheets_print_them(expression):
+    """01.05: an expression prints in the form a datasheet gives it ("D6", "2D3-1", "4"), which reads back as the
+    same expression, and the number 4 is the same expression as the text "4"."""
+    text = str(expression)
+    note(text)
+    assert dice.parse(text) == expression
+    assert not text.startswith("1D") and not text.endswith(("+0", "-0"))
+    if expression.count == 0:
+        assert dice.parse(expression.bonus) == expression
+
+
+@pytest.mark.refs("01.05")
+@given(st.one_of(st.integers(max_value=-1), st.booleans(), st.none(),
+                 st.sampled_from(["", "  ", "D", "D4", "2D", "0D6", "D6+", "+", "six", "1.5", "D6x"])))
+def test_what_is_no_dice_expression_is_refused(text):
+    """01.05: a negative number, true/false, or text of none of the forms D3, D6, 2D6, D6+1, 3 is refused as such
+    (a DiceError, never some other error from deeper in the code)."""
+    with pytest.raises(dice.DiceError):
+        dice.parse(text)
+
+
+@pytest.mark.refs("01.05")
+@given(s.dice_expressions(), st.integers(1, 7))
+def test_a_roll_of_n_or_more_counts_the_totals_that_meet_it(expression, n):
+    """01.05: every total from the least to the most an expression can roll comes up, and the chance of "N+" is
+    the chance of the totals of N or more (on one D6, 3+ is 4 in 6)."""
+    dist = dice.distribution(expression)
+    parsed = dice.parse(expression)
+    assert sorted(dice.outcomes(expression)) == list(range(parsed.minimum, parsed.maximum + 1))
+    chance = dice.probability(dist, lambda total: dice.meets_threshold(total, n))
+    assert chance == sum((p for total, p in dist.items() if total >= n), Fraction(0))
+    assert dice.probability(dist, lambda total: False) == 0
+    assert dice.probability(dice.distribution("D6"), lambda face: dice.meets_threshold(face, n)) == Fraction(7 - n, 6)
+
+
+@pytest.mark.refs("01.05")
+@given(s.dice_expressions(), st.integers(31, 40))
+def test_a_distribution_is_whole_and_never_negative(expression, impossible):
+    """A total listed with chance 0 keeps a distribution one; a negative chance spoils it even when the chances
+    still add up to exactly 1. (31 and more: no expression drawn here reaches 4D6+6 = 30.)"""
+    dist = dice.distribution(expression)
+    assert dice.is_distribution({**dist, impossible: Fraction(0)})
+    low = min(dist)
+    skewed = {**dist, low: dist[low] + 1, impossible: Fraction(-1)}
+    assert sum(skewed.values()) == 1 and not dice.is_distribution(skewed)
 
 
 def _shift(models, dx, dy):
@@ -120,11 +178,37 @@ def test_wargear_option_swaps_exactly_the_named_items(loadout, new_items):
     assert sorted(after) == sorted(loadout[1:] + new_items)
 
 
+@pytest.mark.refs("01.01", "01.03")
+@given(st.integers(-2, 5))
+@example(1)
+@example(2)
+@example(3)
+def test_a_battle_is_between_players_1_and_2(player):
+    """Two players, each the other's opponent (01.03): a battle begins with either of them taking the first
+    turn, and with no other number, which is refused."""
+    from rules.core import battle_round
+
+    if player in (1, 2):
+        state = battle_round.begin_battle(player)
+        assert (state.first_player, state.turn_player) == (player, player)
+        assert core_concepts.opposing_player(player) in (1, 2)
+    else:
+        with pytest.raises(ValueError):
+            battle_round.begin_battle(player)
+
+
 # -- Each property fails for a broken rule -----------------------------------------------------
 
 
 BROKEN = [
     (test_dice_distributions_are_exact, dice, "d3", lambda: {1: Fraction(1, 2), 2: Fraction(1, 3), 3: Fraction(1, 3)}),
+    (test_dice_expressions_print_as_datasheets_print_them, dice.DiceExpression, "__str__",
+     lambda self: f"{self.count}D{self.sides}+{self.bonus}"),
+    (test_what_is_no_dice_expression_is_refused, dice, "parse", lambda text: dice.DiceExpression(0, 6, 0)),
+    (test_a_roll_of_n_or_more_counts_the_totals_that_meet_it, dice, "probability",
+     lambda dist, event: sum((p for v, p in dist.items() if event(v + 1)), Fraction(0))),
+    (test_a_distribution_is_whole_and_never_negative, dice, "is_distribution",
+     lambda dist: sum(dist.values(), Fraction(0)) == 1),
     (test_coherency_ignores_order_and_position, moving, "in_coherency",
      lambda models: models[0].x <= models[-1].x),
     (test_regaining_coherency_always_ends_coherent, moving, "regain_coherency",
@@ -136,6 +220,7 @@ BROKEN = [
     (test_impossible_characteristics_are_rejected, datasheets, "read_profile", lambda data, where: data),
     (test_wargear_option_swaps_exactly_the_named_items, datasheets, "apply_wargear_option",
      lambda loadout, option: tuple(loadout) + tuple(option.with_)),
+    (test_a_battle_is_between_players_1_and_2, core_concepts, "PLAYERS", (1, 2, 3)),
 ]
 
 

@@ -15,6 +15,7 @@ from properties import strategies_moving as sm
 from rules.core import charge_phase, core_concepts, fight_phase, flying_and_surging, movement_phase
 from rules.logic import And, Or
 from rules.model import Placed, PlacedUnit
+from rules.state import GameState, MoveType, UnitState
 
 Move = movement_phase.Move
 
@@ -99,6 +100,35 @@ def test_fall_back_mode_consequences(battle_shocked, choose_ordered_retreat, mod
     assert shock_roll == (desperate and not battle_shocked)
 
 
+@pytest.mark.refs("09.02")
+@given(st.sampled_from([1, 2]), st.sampled_from([1, 2]), st.booleans())
+def test_only_the_active_players_units_are_selected_to_move(owner, turn_player, destroyed):
+    """09.02: the player whose turn it is selects one unit from their army; an enemy unit, or a destroyed one
+    (the rules appendix: destroyed units cannot be selected by rules), is refused."""
+    state = GameState(turn_player=turn_player, units=(UnitState(name="Intercessors", owner=owner,
+                                                                models=0 if destroyed else 5),))
+    stay = movement_phase.Move.REMAIN_STATIONARY
+    if owner != turn_player or destroyed:
+        with pytest.raises(ValueError):
+            movement_phase.select_unit_to_move(state, "Intercessors", stay, [stay])
+    else:
+        assert movement_phase.select_unit_to_move(state, "Intercessors", stay, [stay]).unit("Intercessors") \
+            .selected_to_move
+
+
+@pytest.mark.refs("09.06", "09.07")
+@given(st.lists(st.sampled_from(list(MoveType)), max_size=3), st.sampled_from(list(movement_phase.Activity)),
+       st.booleans())
+def test_moves_this_turn_restrict_the_rest_of_the_turn(moves, activity, otherwise_stated):
+    """09.06/09.07: until the end of the turn, after an advance move a unit is not eligible to declare a charge or
+    start an action, after a fall-back move not to shoot either; no other move restricts these, and a rule that
+    states otherwise lifts the restriction."""
+    shoot = movement_phase.Activity.SHOOT
+    expected = not otherwise_stated and (MoveType.FALL_BACK in moves or (MoveType.ADVANCE in moves and
+                                                                        activity != shoot))
+    assert movement_phase.restricted_this_turn(moves, activity, otherwise_stated) == expected
+
+
 _ENEMIES = st.lists(st.sampled_from(["Boyz", "Nobz", "Grots", "Deff Dread"]), unique=True, max_size=3)
 
 
@@ -123,6 +153,47 @@ def test_consolidation_follows_the_modes_in_order(engaged_with, within_3, object
         assert result["selected"] and set(result["selected"]) <= set(within_3)
     elif expected == modes.OBJECTIVE:
         assert len(result["selected"]) == 1 and result["selected"][0] in objectives
+
+
+@pytest.mark.refs("12.03")
+@given(_ENEMIES, _ENEMIES)
+@example(within_5=["Boyz"], chosen=["Boyz"])
+@example(within_5=["Boyz", "Nobz"], chosen=[])
+@example(within_5=["Boyz"], chosen=["Boyz", "Nobz"])
+def test_unengaged_pile_in_selects_one_or_more_units_within_5(within_5, chosen):
+    """12.03: an unengaged unit's pile-in targets are the one or more enemy units within 5" its player picks (all
+    of them, if they like); an empty pick, or one with a unit that is not within 5", is refused."""
+    if chosen and set(chosen) <= set(within_5):
+        assert fight_phase.pile_in_targets([], within_5, chosen) == sorted(chosen)
+    else:
+        with pytest.raises(ValueError):
+            fight_phase.pile_in_targets([], within_5, chosen)
+
+
+_CHOICES = st.lists(st.sampled_from(["Boyz", "Nobz", "Objective 1", "Objective 2"]), unique=True, max_size=3)
+
+
+@pytest.mark.refs("12.08")
+@given(_ENEMIES, st.lists(st.sampled_from(["Objective 1", "Objective 2"]), unique=True, max_size=2), _CHOICES)
+@example(within_3=[], objectives=["Objective 1", "Objective 2"], chosen=["Objective 1", "Objective 2"])
+@example(within_3=[], objectives=["Objective 1"], chosen=[])
+@example(within_3=["Boyz"], objectives=[], chosen=[])
+@example(within_3=["Boyz"], objectives=[], chosen=["Boyz", "Nobz"])
+def test_unengaged_consolidation_selects_what_its_mode_allows(within_3, objectives, chosen):
+    """12.08: an engaging consolidation selects one or more of the enemy units within 3", an objective
+    consolidation exactly one of the objectives within 3"; any other choice is refused (a unit with neither
+    selects nothing)."""
+    if within_3:
+        valid, selected = bool(chosen) and set(chosen) <= set(within_3), sorted(chosen)
+    elif objectives:
+        valid, selected = len(chosen) == 1 and chosen[0] in objectives, list(chosen)
+    else:
+        valid, selected = True, []
+    if valid:
+        assert fight_phase.consolidation_selection([], within_3, objectives, chosen)["selected"] == selected
+    else:
+        with pytest.raises(ValueError):
+            fight_phase.consolidation_selection([], within_3, objectives, chosen)
 
 
 @pytest.mark.refs("12.08")
@@ -186,6 +257,11 @@ def _slowest_model_for_all(move, model_m, advance_roll=0):
 
 
 BROKEN = [
+    (test_only_the_active_players_units_are_selected_to_move, movement_phase, "select_unit_to_move",
+     lambda state, name, move, eligible: state.with_unit(dataclasses.replace(state.unit(name), selected_to_move=True))),
+    (test_moves_this_turn_restrict_the_rest_of_the_turn, movement_phase, "restricted_this_turn",
+     lambda moves, activity, otherwise_stated=False: bool(moves) and bool(movement_phase.not_eligible_after_move(
+         {v: k for k, v in movement_phase.MOVE_TYPE.items()}.get(moves[-1], 1), activity, otherwise_stated))),
     (test_every_unit_but_aircraft_has_a_move_type, movement_phase, "MOVE_ELIGIBILITY",
      _with_rows(_ME, [dataclasses.replace(_ME.rows[0], then=lambda on_battlefield, **_: on_battlefield)]
                 + list(_ME.rows[1:]))),
@@ -199,6 +275,11 @@ BROKEN = [
                 + list(_FB.rows[1:]))),
     (test_consolidation_follows_the_modes_in_order, fight_phase, "CONSOLIDATION_MODE",
      _with_rows(_CM, [_CM.rows[0], _CM.rows[2], _CM.rows[1], _CM.rows[3]])),
+    (test_unengaged_pile_in_selects_one_or_more_units_within_5, fight_phase, "pile_in_targets",
+     lambda engaged_with, within_5, chosen=(), aircraft_units=(), can_fly=False: sorted(set(chosen))),
+    (test_unengaged_consolidation_selects_what_its_mode_allows, fight_phase, "consolidation_selection",
+     lambda engaged_with, enemies_within_3, objectives_within_3, chosen=(), aircraft_units=(), can_fly=False:
+     {"mode": None, "selected": sorted(chosen) if enemies_within_3 else list(chosen) if objectives_within_3 else []}),
     (test_new_foes_must_fight, fight_phase, "units_made_to_fight",
      lambda mode, engaged_enemies, selected_to_fight: list(engaged_enemies)),
     (test_surge_target_is_the_closest, flying_and_surging, "surge_target_candidates",

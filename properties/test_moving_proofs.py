@@ -19,7 +19,7 @@ import z3
 
 from properties import proofs
 from rules.core import aircraft, charge_phase, core_concepts, fight_phase, movement_phase
-from rules.logic import And, DecisionTable, If, Not, Or
+from rules.logic import And, DecisionTable, If, Implies, Not, Or
 
 MOVING = {
     "movement-phase-move-type-always-available": "proved",
@@ -38,6 +38,8 @@ MOVING = {
     "fight-step-as-written-always-progresses": "disproved",
     "fight-selections-alternate": "proved",
     "fights-first-units-are-selected-first": "proved",
+    "fight-type-table-checked-over-every-engagement-history": "proved",
+    "fight-sequence-table-checked-over-every-position": "proved",
 }
 
 
@@ -116,6 +118,12 @@ MUTANTS = [
          If(And(step == fight_phase.FightStep.REMAINING, fights_first_eligible_now), turn_player,
                         3 - fighter_owner))),
     ("fights-first-units-are-selected-first", fight_phase, "FIGHT_SELECTION", _ff_selects_any_eligible()),
+    ("fight-type-table-checked-over-every-engagement-history", fight_phase, "FIGHT_TYPE_ELIGIBILITY",
+     dataclasses.replace(FT, assume=lambda engaged, unengaged_at_start_of_fight_step, became_engaged_during_phase, **_:
+                         Implies(Or(engaged, unengaged_at_start_of_fight_step), became_engaged_during_phase))),
+    ("fight-sequence-table-checked-over-every-position", fight_phase, "FIGHT_SELECTION",
+     dataclasses.replace(fight_phase.FIGHT_SELECTION, assume=lambda original=fight_phase.FIGHT_SELECTION.assume,
+                         **facts: And(original(**facts), Implies(facts["has_eligible"], facts["may_pass"])))),
 ]
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from properties import proofs
 from rules import dice
-from rules.core import core_concepts, datasheets, moving
+from rules.core import core_concepts, datasheets, moving, other_concepts
+from rules.logic import And, Not, Or
 
 
 @pytest.mark.parametrize("name", sorted(proofs.load_all()))
@@ -48,6 +51,11 @@ MUTANTS = [
     ("battle-shocked-models-control-nothing", core_concepts, "objective_control",
      lambda oc, battle_shocked: core_concepts.If(battle_shocked, 0, oc)),
     ("level-of-control-never-negative", datasheets, "level_of_control_contribution", lambda oc: oc),
+    ("mortal-wound-table-checked-over-every-unit", other_concepts, "MORTAL_WOUND_MODEL",
+     dataclasses.replace(other_concepts.MORTAL_WOUND_MODEL, assume=lambda wounded_non_character, non_character,
+                         wounded_character, character: And(Or(Not(wounded_non_character), non_character),
+                                                           Or(wounded_character, character),
+                                                           Or(non_character, character)))),
 ]
 
 

@@ -74,6 +74,8 @@ MUTANTS = [
     ("walker-never-through-enemy-titanic", monsters_and_vehicles, "MOVE_THROUGH_MODELS",
      _condition(MTM, 2, lambda super_heavy_walker, normal_or_advance, fall_back, **_:
                 And(super_heavy_walker, Or(normal_or_advance, fall_back)))),
+    ("move-through-table-checked-over-every-move-type", monsters_and_vehicles, "MOVE_THROUGH_MODELS",
+     dataclasses.replace(MTM, assume=lambda normal_or_advance, fall_back, **_: Not(Or(normal_or_advance, fall_back)))),
     ("walker-battle-shock-only-with-mobile-on-a-one", core_abilities, "walker_battle_shocked",
      lambda chose_mobile, roll: And(chose_mobile, roll <= 2)),
     ("aura-bearer-always-in-range", other_rules, "in_aura_range",

@@ -90,6 +90,10 @@ MUTANTS = [
          And(muster, can_lead, Not(leading), leaders + supports < 2)),
     ("destroyed-triggers-only-for-the-whole-attached-unit", attached_units, "destroyed_rules_trigger",
      lambda attached, models_left, started, started_left: started),
+    ("attached-ability-table-covers-every-possible-state", attached_units, "ATTACHED_ABILITY",
+     dataclasses.replace(attached_units.ATTACHED_ABILITY,  # forgets that a bodyguard source lives with its unit
+                         assume=lambda source_alive, attack_resolving, **_: Or(Not(attack_resolving),
+                                                                               Not(source_alive)))),
     ("attached-abilities-last-while-their-source", attached_units, "ability_applies", _ignores_attack_window),
     ("while-leading-ability-needs-a-battle-start-attached", attached_units, "ability_applies",
      lambda **facts: _NO_STAR(**facts)),

@@ -59,6 +59,10 @@ MUTANTS = [
     ("odd-strength-never-at-half-strength", appendix, "at_half_strength",
      lambda starting_strength, models, wounds=1, w=1: If(starting_strength == 1, 2 * wounds + 1 == w,
                                                          2 * models + 1 == starting_strength)),
+    ("strength-tables-cover-every-unit-on-the-battlefield", appendix, "AT_HALF_STRENGTH",
+     dataclasses.replace(appendix.AT_HALF_STRENGTH,
+                         assume=lambda starting_strength, models, wounds, w: And(
+                             models <= starting_strength, wounds <= w, Or(starting_strength > 2, models == 1)))),
     ("revived-models-never-exceed-starting-strength", appendix, "models_revived",
      lambda requested, models, starting_strength: requested),
     ("battle-shock-roll-exactly-for-shocked-or-half-strength", command_phase, "must_take_battle_shock_roll",

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 from hypothesis import Phase as Stage
-from hypothesis import given, note, settings
+from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
 from properties import strategies_turn as s
@@ -24,7 +24,7 @@ from rules.core import (
     stratagems,
 )
 from rules.core.stratagems import CoreStratagem, Moment, Occasion, Roll
-from rules.state import GameState, Phase
+from rules.state import GameState, MoveType, Phase, UnitState
 
 #: The active profile without hypothesis's "explain" phase, which costs 20 s or more per failure of these
 #: many-draw properties (so the broken-rule runs below stay quick); the shrunk example is the report.
@@ -62,6 +62,21 @@ def test_losing_a_model_never_restores_strength(strength):
     after = appendix.at_or_below_half_strength(ss, models - 1, wounds, w)
     assert after or not before
     assert appendix.below_half_strength(ss, models - 1) or not appendix.below_half_strength(ss, models)
+
+
+@pytest.mark.refs("appendix/starting-strength-and-half-strength")
+@given(st.integers(-3, 0), st.integers(1, 4), st.booleans())
+def test_an_impossible_starting_strength_or_w_is_refused_as_such(bad, good, bad_is_w):
+    """No unit starts the battle with fewer than 1 model and no W is below 1: the strength terms refuse such a
+    unit, and say so (not some later consequence of it, such as "1 to 0 models")."""
+    ss, w = (good, bad) if bad_is_w else (bad, good)
+    for term in (appendix.below_starting_strength, appendix.at_half_strength, appendix.below_half_strength):
+        try:
+            term(ss, 1, 1, w)
+        except ValueError as refusal:
+            assert "starting strength and a model's W characteristic are at least 1" in str(refusal), refusal
+        else:
+            raise AssertionError(f"{term.__name__} took a starting strength of {ss} and W {w}")
 
 
 # -- 08.03 Battle-shock -----------------------------------------------------------------------------------
@@ -105,7 +120,10 @@ def test_battle_shock_step_leaves_exactly_the_failures_shocked(units, player, da
 def test_core_cp_is_one_each_whoever_plays(cp_1, cp_2, player):
     """The Gain Core CP step gives each player exactly 1CP, in either player's turn."""
     state = replace(_command_state((), player, command_phase.GAIN_CORE_CP), cp=(cp_1, cp_2))
-    assert command_phase.gain_core_cp(state).cp == (cp_1 + 1, cp_2 + 1)
+    after = command_phase.gain_core_cp(state)
+    assert after.cp == (cp_1 + 1, cp_2 + 1)
+    # The game log (what a failing stateful test prints) must tell each player's CP truly, player 1's first.
+    assert after.log[-1].endswith(f": {cp_1 + 1}CP and {cp_2 + 1}CP"), after.log[-1]
 
 
 # -- 10 Shooting types -------------------------------------------------------------------------------------
@@ -162,6 +180,17 @@ def test_control_follows_levels_and_securing(cases, end_of_phase):
         expected = _recompute(level_1, level_2, secured, end_of_phase)
         assert controller == expected
         assert still == (secured if secured is not None and expected == secured else None)
+
+
+@pytest.mark.refs("14.02")
+@NO_EXPLAIN
+@given(st.integers(-6, -1), st.integers(0, 6), st.booleans(), st.booleans())
+def test_a_negative_level_of_control_is_refused(negative, other, first_is_negative, end_of_phase):
+    """A level of control adds up OCs that are never below 0, so a negative level (for either player, the
+    other's level being fine) is a caller's mistake, refused rather than turned into control."""
+    pair = (negative, other) if first_is_negative else (other, negative)
+    with pytest.raises(ValueError, match="never negative"):
+        objectives.determine_control(GameState(), [pair], end_of_phase)
 
 
 # -- 15 Stratagems --------------------------------------------------------------------------------------------
@@ -228,6 +257,30 @@ def test_starting_an_action_then_no_shooting_charging_or_second_action(units, da
     assert not actions.unit_eligible_to_start_action(started)
 
 
+@pytest.mark.refs("16.01")
+@given(st.lists(st.sampled_from(list(MoveType)), max_size=3))
+@example([MoveType.ADVANCE])
+@example([MoveType.FALL_BACK])
+def test_a_unit_that_advanced_or_fell_back_this_turn_cannot_start_an_action(moves):
+    """16.01: a unit otherwise eligible to start an action is not, if it made an advance move or a fall-back move
+    this turn (either one is enough); its other moves do not matter."""
+    unit = UnitState("Scouts", 1, frozenset({"INFANTRY"}), moves=tuple(moves))
+    moved = MoveType.ADVANCE in moves or MoveType.FALL_BACK in moves
+    assert bool(actions.unit_eligible_to_start_action(unit)) == (not moved)
+
+
+@pytest.mark.refs("16.01", "01.07")
+@given(st.lists(st.sampled_from(list(MoveType)), max_size=3), st.booleans(), st.booleans())
+@example([MoveType.PILE_IN, MoveType.CONSOLIDATION], False, False)
+def test_an_action_completes_unless_its_unit_moved_left_or_is_battle_shocked(moves, left, shocked):
+    """16.01/01.07: a started action completes if, since, its unit made no move but pile-in and consolidation moves
+    and did not leave the battlefield, and it is not battle-shocked."""
+    unit = UnitState("Scouts", 1, frozenset({"INFANTRY"}), battle_shocked=shocked, started_action=True)
+    fight_moves_only = all(move in (MoveType.PILE_IN, MoveType.CONSOLIDATION) for move in moves)
+    completes = actions.unit_action_completes(unit, moves, left)
+    assert bool(completes) == (fight_moves_only and not left and not shocked)
+
+
 # -- 07 The battle round ------------------------------------------------------------------------------------------
 
 
@@ -243,7 +296,11 @@ def test_a_battle_is_rounds_of_two_ordered_turns(first, rounds):
     seen = []
     while state.step != battle_round.BATTLE_OVER:
         assert len(seen) <= rounds * per_round, "the battle did not end after its battle rounds"
+        before = state.battle_round
         state = battle_round.advance(state, rounds)
+        # Battle rounds are counted up from the first (07.03): the count never goes back, not even from
+        # the state before the battle to the first battle round.
+        assert state.battle_round >= before, f"battle round {before} is followed by battle round {state.battle_round}"
         seen.append((state.battle_round, state.turn_player, state.phase, state.step))
     assert len(seen) == rounds * per_round + 1
     for r in range(rounds):
@@ -255,6 +312,35 @@ def test_a_battle_is_rounds_of_two_ordered_turns(first, rounds):
             assert {p for _, p, _, _ in parts} == {player}
             assert [phase for _, _, phase, _ in parts] == [
                 phase for phase in Phase for _ in battle_round.PHASE_STEPS[phase]]  # 07.02's order
+
+
+_TURN_FACTS = dict(moves=(MoveType.ADVANCE,), set_up_this_turn=True, started_action=True, made_ranged_attacks=True,
+                   declared_charge=True)
+_PHASE_FACTS = dict(phase_moves=(MoveType.NORMAL,), selected_to_move=True, selected_to_shoot=True,
+                    selected_to_fight=True, eligible_to_fight=True, stratagems_on_it=1)
+
+
+@pytest.mark.refs("07.02")
+@NO_EXPLAIN
+@given(st.sampled_from([1, 2]), st.integers(1, 2))
+def test_this_turn_and_this_phase_facts_last_until_their_turn_or_phase_ends(first, rounds):
+    """What a unit did "this turn" holds until the next turn's Start of Turn step, and "this phase" until the
+    phase (or the turn) changes: at every step the unit is marked as having done both, then the battle
+    moves on one step."""
+    unit = UnitState(name="p1-a", owner=1)
+    state = battle_round.begin_battle(first, (unit,))
+    while state.step != battle_round.BATTLE_OVER:
+        marked = replace(state, units=(replace(unit, **_TURN_FACTS, **_PHASE_FACTS),))
+        after = battle_round.advance(marked, rounds)
+        new_turn = after.step == battle_round.START_OF_TURN
+        new_phase = new_turn or after.phase != state.phase or after.step in battle_round.OUTSIDE_TURNS
+        note(f"{state.phase.name} {state.step!r} -> {after.phase.name} {after.step!r}")
+        got = after.units[0]
+        for name, value in _TURN_FACTS.items():
+            assert getattr(got, name) == (getattr(unit, name) if new_turn else value), name
+        for name, value in _PHASE_FACTS.items():
+            assert getattr(got, name) == (getattr(unit, name) if new_phase else value), name
+        state = after
 
 
 # -- Each property fails for a broken rule -------------------------------------------------------------------------
@@ -288,8 +374,17 @@ BROKEN = [
     (test_starting_an_action_then_no_shooting_charging_or_second_action, actions, "eligible_to_start_action",
      lambda on_battlefield, aircraft_or_fortification, battle_shocked, oc, engaged, titanic, advanced_or_fell_back,
      started_another_action, shot_this_phase=False: on_battlefield),
+    (test_an_impossible_starting_strength_or_w_is_refused_as_such, appendix, "_check_strength_facts",
+     lambda starting_strength, models, wounds, w: None),
+    (test_a_unit_that_advanced_or_fell_back_this_turn_cannot_start_an_action, actions, "eligible_to_start_action",
+     lambda on_battlefield, aircraft_or_fortification, battle_shocked, oc, engaged, titanic, advanced_or_fell_back,
+     started_another_action, shot_this_phase=False: True),
+    (test_an_action_completes_unless_its_unit_moved_left_or_is_battle_shocked, actions, "move_stops_action",
+     lambda move: move == MoveType.NORMAL),
     (test_a_battle_is_rounds_of_two_ordered_turns, battle_round, "turn_player",
      lambda first_player, second_turn: first_player),
+    (test_this_turn_and_this_phase_facts_last_until_their_turn_or_phase_ends, battle_round, "facts_reset",
+     lambda new_phase, new_turn, reset=battle_round.facts_reset: reset(new_phase, new_phase)),
 ]
 
 
