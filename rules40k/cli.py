@@ -14,6 +14,7 @@ imported where a verb needs them, so ``rules40k calc`` starts without z3, shapel
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -613,12 +614,13 @@ def cmd_mutate(args: argparse.Namespace) -> int:
                             killed_before=_killed_before(args, modules) if args.recheck else None)
     complete = ref is None and args.sample is None and not args.index
     output = Path(args.output)
-    if complete and output.exists():  # a whole-module run updates those modules in the accumulated report
-        try:
-            report = mutate.merge(json.loads(output.read_text(encoding="utf-8")), report)
-        except (ValueError, KeyError, TypeError):
-            raise UsageError(f"{output}: not a mutation report to add to (delete it, or name another --output)")
-    atomic.write_text(output, json.dumps(report, indent=1, sort_keys=True) + "\n")
+    with mutate.report_lock(output) if complete else contextlib.nullcontext():  # other modules' runs may end now
+        if complete and output.exists():  # a whole-module run updates those modules in the accumulated report
+            try:
+                report = mutate.merge(json.loads(output.read_text(encoding="utf-8")), report)
+            except (ValueError, KeyError, TypeError):
+                raise UsageError(f"{output}: not a mutation report to add to (delete it, or name another --output)")
+        atomic.write_text(output, json.dumps(report, indent=1, sort_keys=True) + "\n")
     if args.json:
         print(json.dumps(report, indent=1, sort_keys=True))
         return 0

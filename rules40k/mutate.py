@@ -16,6 +16,7 @@ hand with a reason in ``spec/<ruleset>/annotations/mutants.yaml``, never decided
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import importlib
 import importlib.abc
@@ -598,6 +599,19 @@ def _failing(baseline: dict) -> str | None:
 def _report(meta: dict, rows: list[dict], functions: dict) -> dict:
     return {"modules": {m: {**meta[m], **_score([r for r in rows if r["module"] == m])} for m in sorted(meta)},
             "sections": _sections(rows), "functions": functions, "mutants": rows}
+
+
+@contextlib.contextmanager
+def report_lock(path: Path):
+    """Hold an exclusive lock beside the report while it is read, merged and written."""
+    import fcntl
+
+    with open(path.with_name(f".{path.name}.lock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def merge(previous: dict, new: dict) -> dict:
