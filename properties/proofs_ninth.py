@@ -80,6 +80,17 @@ def _objective_secured_bullet() -> Built:
     return pre, z3.Implies(f["objective_secured_in_range"] >= 1, result == 1), f
 
 
+@proof("ninth-objective-secured-flag-or-count", ("ninth:objective-secured",),
+       "Objective Secured asks only whether a side has a model with it in range: given as a flag (any such "
+       "model) or as a count of such models, control is the same.")
+def _objective_secured_flag_or_count() -> Built:
+    pre, f = _control_facts()
+    m, o, s, os_ = (f[k] for k in ("models_in_range", "opponent_models_in_range", "objective_secured_in_range",
+                                   "opponent_objective_secured_in_range"))
+    as_flags = objective_markers.control(m, o, s >= 1, os_ >= 1)  # symbolic flags: z3 Booleans
+    return pre, as_flags == objective_markers.control(m, o, s, os_), f
+
+
 # -- Overwatch ---------------------------------------------------------------------------------------------------
 
 

@@ -513,3 +513,50 @@ def test_primary_award_follows_the_mission():
     assert missions.primary_award("seize-ground", 2, 2, 1) == 15
     assert missions.primary_award("drawn-battle-lines", 2, 2, 1) == 10
     assert re.search(r"DOMINATION", SECTIONS["mission/drawn-battle-lines/primary"]["text"])
+
+
+# -- Gaps the mutation run found (issue 11) ---------------------------------------------------------------------------
+
+
+@pytest.mark.refs("missionpack:sequence/04-determine-mission")
+def test_a_roll_the_die_cannot_show_picks_no_mission():
+    """Only the die's results select a mission: 0, -1, one past the die (4 on a D3, 7 on a D6), a flag or a word
+    are refused with one sentence, never read as some row of the table (0 as its last row, say)."""
+    for size in missions.BATTLE_SIZES:
+        die, slugs = missions.MISSION_TABLES[size]
+        for roll in (0, -1, len(slugs) + 1, True, "2"):
+            with pytest.raises(ScoringError, match=f"selected with a {die}"):
+                missions.mission_for_roll(size, roll)
+
+
+@pytest.mark.refs("missionpack:mission/seize-ground/secondary", "missionpack:mission/forward-outpost/secondary",
+                  "missionpack:mission/aggressive-strike/secondary")
+def test_marker_tables_read_their_cells_and_nothing_outside():
+    """Each Player A / Player B table gives a row's printed cell for the player's side, and 0 for a row it does not
+    have (what a z3 caller gets for an unconstrained row)."""
+    for table in missions.MARKER_TABLES.values():
+        for row in range(-1, len(table) + 3):
+            for player_a in (True, False):
+                cell = table[row - 1][1 if player_a else 2] if 1 <= row <= len(table) else 0
+                assert missions.table_points(table, row, player_a) == cell, (table[0], row, player_a)
+
+
+@pytest.mark.refs("missionpack:mission/base-of-operations/rules")
+def test_a_datasheet_that_cannot_be_placed_is_refused_naming_those_that_can():
+    """Base of Operations: with no CRITICAL FEATURE datasheet only the costliest may be placed; choosing another is
+    one sentence that names the allowed choice."""
+    collection = (_sheet("Barricades and Fuel Pipes", 45, "Obstacle", features=3), _sheet("Woods", 30))
+    with pytest.raises(ValueError, match=r"'Woods' cannot be .* \(the collection allows Barricades and Fuel Pipes\)$"):
+        missions.base_of_operations_placement(collection, "Woods")
+
+
+@pytest.mark.refs("missionpack:sequence/04-determine-mission",
+                  *(f"missionpack:mission/{slug}/primary" for slug in missions.MISSIONS))
+def test_the_mission_decides_which_primary_scores():
+    """Step 4's mission brings its briefing's primary: two markers to the opponent's one in round 2 score 15 where
+    the briefing names Take and Hold (one or more, two or more, more than the opponent) and 10 where it names
+    Domination (two or more, not three or more, more than the opponent)."""
+    expected = {"take-and-hold": 15, "domination": 10}
+    for slug in missions.MISSIONS:
+        named = SECTIONS[f"mission/{slug}/primary"]["attributes"]["primary"]
+        assert missions.primary_award(slug, 2, 2, 1) == expected[named], slug

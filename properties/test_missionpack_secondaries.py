@@ -538,6 +538,7 @@ ACTION_HEADING = re.compile(
     r"^(?P<name>[A-Z][A-Za-z ]+?) \((?P<psychic>Psychic )?Action(?: – Warp Charge (?P<wc>\d+))?\):", re.M)
 
 
+@pytest.mark.refs(*sorted({f"missionpack:secondary/{a.objective}" for a in secondaries.ACTIONS}))
 def test_actions_match_the_printed_headings():
     """Each action's name, kind and Warp Charge value as printed in its secondary's text, and no other action."""
     printed = {}

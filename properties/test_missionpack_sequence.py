@@ -101,6 +101,30 @@ def test_battle_sizes_are_the_books():
         battle_sizes.points_limit("Apocalypse")
 
 
+@pytest.mark.refs("missionpack:sequence/01-select-battle-size", "missionpack:sequence/02-muster-armies")
+def test_a_battle_size_named_any_way_reads_the_same_row():
+    """The book's name, the ``BattleSize`` member and its index are one battle size (the tables compare sizes by
+    index), and an index past the four is refused with the range in the sentence."""
+    for index, title in enumerate(BATTLE_SIZES):
+        member = battle_sizes.BattleSize(index)
+        assert member.title == title
+        assert {battle_sizes.battle_size_index(way) for way in (title, member, index)} == {index}
+        assert battle_sizes.points_limit(member) == battle_sizes.points_limit(title)
+    for bad in (-1, len(BATTLE_SIZES)):
+        with pytest.raises(battle_sizes.BattleSizeError, match=rf"^battle size index {bad} is not 0 to 3$"):
+            battle_sizes.battle_size_index(bad)
+
+
+@pytest.mark.refs("missionpack:mission-objectives")
+def test_objective_types_are_numbered_as_the_examples_and_the_proof_read_them():
+    """The examples (sequence.yaml's header) and the proof missionpack-end-game-scores-once-at-the-end write an
+    objective type as 1 End Game, 2 Progressive, 3 Progressive and End Game, the proof ranging over 1..3: each
+    member must carry its number, or that range would miss one and the examples' 3 would name nothing."""
+    assert {t.name: int(t) for t in sequence.ObjectiveType} == {
+        "END_GAME": 1, "PROGRESSIVE": 2, "PROGRESSIVE_AND_END_GAME": 3}
+    assert sequence.objective_type_from_timing(True, True) == 3
+
+
 @pytest.mark.refs("missionpack:sequence/03-gather-tactical-terrain")
 def test_terrain_table_headed_army():
     """Finding terrain-table-headed-army: step 3's terrain table carries step 2's heading, ARMY."""

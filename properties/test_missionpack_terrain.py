@@ -416,3 +416,49 @@ def test_every_interpretation_named_in_terrain_code_is_recorded():
     assert named == {"area-terrain-equal-objective-secured", "obscuring-models-within-see-out",
                      "ammunition-storage-owner"}
     assert named <= set(RECORDS)
+
+
+# -- Gaps the mutation run found (issue 11) ---------------------------------------------------------------------------
+
+
+@pytest.mark.refs("missionpack:terrain/categories", "missionpack:terrain/trait/defensible",
+                  "missionpack:terrain/trait/difficult-ground")
+def test_numbers_the_examples_use_name_the_members_they_say():
+    """terrain.yaml's header writes categories, Defensible reactions and moves as numbers (1 Hills .. 4 Buildings,
+    0 none .. 2 Set to Defend, 1 Normal .. 5 any other), and the Difficult Ground proof ranges over Normal..Other:
+    each member must carry its number, or an example's number would name another member or none."""
+    assert {c.name: int(c) for c in Category} == {"HILLS": 1, "OBSTACLES": 2, "AREA_TERRAIN": 3, "BUILDINGS": 4}
+    assert {r.name: int(r) for r in terrain.Reaction} == {"NONE": 0, "HOLD_STEADY": 1, "SET_TO_DEFEND": 2}
+    assert {m.name: int(m) for m in terrain.Move} == {"NORMAL": 1, "ADVANCE": 2, "FALL_BACK": 3, "CHARGE": 4,
+                                                      "OTHER": 5}
+
+
+DATASHEET_CASES = [  # (changed fields of the Storage Fane, the one problem expected)
+    ({"terrain_points": 0}, None),
+    ({"terrain_points": -5}, "its terrain points -5 are not a whole number of 0 or more"),
+    ({"terrain_points": "40"}, "its terrain points '40' are not a whole number of 0 or more"),
+    ({"features": 0}, "it comprises 0 terrain features, not one or more"),
+    ({"abilities": (("Ammunition Storage",),)}, "ability ('Ammunition Storage',) needs a name and its rules"),
+    ({"abilities": (("  ", "re-roll hit rolls of 1"),)}, "ability ('  ', 're-roll hit rolls of 1') needs a name"),
+    ({"other_keywords": ("TERRAIN", "Area")}, "'Area' is not a keyword (keywords are printed in capitals)"),
+    ({"traits": ("Light Cover", "Scalable", "Light Cover")}, "terrain trait listed twice: Light Cover"),
+]
+
+
+@pytest.mark.refs("missionpack:terrain/datasheets", "missionpack:terrain/traits")
+def test_a_datasheet_with_one_fault_has_exactly_that_problem():
+    """Each field of a Tactical Terrain datasheet is checked on its own: one fault is one sentence naming the
+    datasheet (terrain points are a number, 0 included; a feature at least; abilities named, with their rules;
+    keywords in capitals; a trait once), and ``validate_datasheet`` refuses the sheet with its first problem."""
+    for change, problem in DATASHEET_CASES:
+        sheet = dataclasses.replace(terrain.STORAGE_FANE, **change)
+        found = terrain.datasheet_problems(sheet)
+        if problem is None:
+            assert found == [] and terrain.validate_datasheet(sheet) is sheet
+            continue
+        assert len(found) == 1 and found[0].startswith(f"Storage Fane: {problem}"), (change, found)
+        with pytest.raises(ValueError, match=re.escape(found[0])):
+            terrain.validate_datasheet(sheet)
+    twice = dataclasses.replace(terrain.STORAGE_FANE, description=" ", features=0)
+    with pytest.raises(ValueError, match=r"^Storage Fane: it has no description$"):
+        terrain.validate_datasheet(twice)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import Phase as Stage
-from hypothesis import given, note, settings
+from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
+import z3
 
 from properties import mutation, proofs
 from properties import proofs_ninth
@@ -72,6 +73,8 @@ MUTANTS = [
     ("ninth-control-one-answer-and-symmetric", objective_markers, "OBJECTIVE_CONTROL", TIES_TO_THE_PLAYER),
     ("ninth-objective-secured-never-loses-a-marker", objective_markers, "OBJECTIVE_CONTROL",
      COPY_PASTED_OBJECTIVE_SECURED),
+    ("ninth-objective-secured-flag-or-count", objective_markers, "_any",  # a count read as "two or more"
+     lambda secured: secured if isinstance(secured, (bool, z3.BoolRef)) else secured >= 2),
     ("ninth-overwatch-one-face-in-six", overwatch, "overwatch_hits",
      lambda unmodified_roll, ballistic_skill=3, modifier=0: unmodified_roll + modifier >= 6),
     ("ninth-overwatch-never-while-engaged", overwatch, "may_fire_overwatch",
@@ -195,6 +198,35 @@ def test_each_model_counts_towards_one_marker(markers_in_range, data):
     assert {model for _, model in placed} == {m for m, markers in markers_in_range.items() if markers}
 
 
+@pytest.mark.refs("ninth:objective-markers")
+@NO_EXPLAIN
+@given(st.sets(st.sampled_from(["alpha", "beta", "gamma"]), min_size=1, max_size=3),
+       st.sampled_from(["alpha", "beta", "gamma", "delta"]))
+def test_a_model_counts_only_towards_a_marker_chosen_among_its_own(markers, choice):
+    """A model in range of several markers counts towards none until one is selected for it, and never towards a
+    marker it is not in range of: such a count is refused, not guessed."""
+    in_range = {"trooper": markers}
+    note(f"in range of {sorted(markers)}, {choice!r} chosen")
+    if len(markers) > 1:
+        with pytest.raises(ValueError):
+            objective_markers.models_counted_per_marker(in_range)
+    if choice in markers:
+        assert objective_markers.models_counted_per_marker(in_range, {"trooper": choice}) == {choice: ["trooper"]}
+    else:
+        with pytest.raises(ValueError):
+            objective_markers.models_counted_per_marker(in_range, {"trooper": choice})
+
+
+_COUNTED_PER_MARKER = objective_markers.models_counted_per_marker
+
+
+def _first_marker(markers_in_range, chosen=None):
+    """A broken counter: a model counts towards the first marker it is in range of unless another is chosen."""
+    chosen = chosen or {}
+    return _COUNTED_PER_MARKER(
+        markers_in_range, {m: chosen.get(m, sorted(ks)[0]) for m, ks in markers_in_range.items() if ks})
+
+
 @pytest.mark.refs("ninth:overwatch")
 @NO_EXPLAIN
 @given(st.integers(2, 6), st.integers(-3, 3))
@@ -220,6 +252,25 @@ def test_reserves_cost_bands(power, other):
         assert power == 0 or cost(power) == cost(power - 1)
 
 
+@pytest.mark.refs("ninth:strategic-reserves/placing-units")
+@NO_EXPLAIN
+@given(st.lists(st.integers(0, 30), max_size=6), st.integers(0, 12))
+@example([0], 1)
+def test_placing_pays_the_band_of_the_summed_power_ratings(ratings, cp):
+    """The combined Power Rating is the sum of the units' ratings (a rating of 0 included); placing them costs that
+    sum's band, is refused without enough CPs, and a negative rating is refused outright."""
+    units = [strategic_reserves.ReserveUnit(f"unit {i}", rating) for i, rating in enumerate(ratings)]
+    assert strategic_reserves.combined_power_rating(units) == sum(ratings)
+    if units and cp < strategic_reserves.reserves_cost(sum(ratings)):
+        with pytest.raises(ValueError):
+            strategic_reserves.place_into_reserves(cp, units, battle_forged=True)
+    else:
+        left = cp - (strategic_reserves.reserves_cost(sum(ratings)) if units else 0)
+        assert strategic_reserves.place_into_reserves(cp, units, battle_forged=True) == left
+    with pytest.raises(ValueError):
+        strategic_reserves.combined_power_rating(units + [strategic_reserves.ReserveUnit("broken", -1)])
+
+
 _OPERATIONS = st.lists(st.one_of(
     st.tuples(st.just("use"), st.sampled_from(["Command Re-roll", "COMMAND RE-ROLL", "Cut Them Down",
                                                "Counter-offensive", "Insane Bravery"]),
@@ -231,9 +282,11 @@ _OPERATIONS = st.lists(st.one_of(
 @pytest.mark.refs("ninth:stratagems/using-stratagems")
 @NO_EXPLAIN
 @given(st.integers(0, 6), _OPERATIONS)
+@example(2, [("use", "Cut Them Down", 1, Timing.DURING_A_PHASE), ("use", "CUT THEM DOWN", 1, Timing.DURING_A_PHASE)])
 def test_stratagem_ledger_never_overspends_or_repeats_in_a_phase(cp, operations):
     """Over any sequence of uses, gains and phases: the CP total never goes below 0, each use costs exactly its
-    CP, a refused use changes nothing, and no name is used twice in a phase (identical names, any spelling)."""
+    CP, a refused use changes nothing, no name is used twice in a phase (identical names, any spelling), and a use
+    is refused only for too few CPs or a repeat in the phase, the refusal naming which."""
     ledger = stratagems.StratagemLedger(cp)
     in_phase: list[str] = []
     for op in operations:
@@ -247,6 +300,9 @@ def test_stratagem_ledger_never_overspends_or_repeats_in_a_phase(cp, operations)
                 after = stratagems.use_stratagem(ledger, name, cost, timing=timing)
             except ValueError as refused:
                 note(f"{name} ({cost}CP, {timing.name}) refused: {refused}")
+                repeated = timing == Timing.DURING_A_PHASE and name.casefold() in in_phase
+                assert cost > ledger.cp or repeated
+                assert ("CP are left" in str(refused)) == (cost > ledger.cp)
                 continue
             note(f"{name} ({cost}CP, {timing.name}) with {ledger.cp}CP -> {after.cp}CP")
             assert after.cp == ledger.cp - cost
@@ -292,6 +348,8 @@ BROKEN = [
     (test_aircraft_and_fortifications_never_change_control, objective_markers, "may_control",
      lambda aircraft, fortification: Not(aircraft)),
     (test_each_model_counts_towards_one_marker, objective_markers, "models_counted_per_marker", _every_marker),
+    (test_a_model_counts_only_towards_a_marker_chosen_among_its_own, objective_markers, "models_counted_per_marker",
+     _first_marker),
     (test_overwatch_hits_a_sixth_of_the_time, overwatch, "overwatch_hits",
      lambda unmodified_roll, ballistic_skill=3, modifier=0: unmodified_roll + modifier >= 6),
     (test_reserves_cost_bands, strategic_reserves, "RESERVES_COST", ETC_WITHOUT_THE_FIRST_BAND),

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import Phase as HypothesisPhase
-from hypothesis import given, note, settings
+from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
                                  run_state_machine_as_test)
@@ -286,3 +286,93 @@ def test_ingress_edge_property_catches_a_broken_rule(monkeypatch):
     monkeypatch.setattr(strategic_reserves, "wholly_within_edge_distance",
                         lambda models, width, depth, distance=6: all(_near_some_edge(m.x, m.y) for m in models))
     assert fails(test_ingress_edge_distance_covers_the_whole_base)
+
+
+# -- 20.04 the set-up distance on any battlefield, against its pointwise definition --------------------------
+
+
+def _pointwise_wholly_within_edges(base: Placed, width: int, depth: int, distance: int) -> bool:
+    """20.04 read point by point, decided by z3: no point of the base is off the battlefield or more than
+    ``distance`` from every battlefield edge (an independent statement of what the rule function computes)."""
+    import z3
+
+    x, y = z3.Reals("x y")
+    exact = lambda value: z3.Q(Fraction(value).numerator, Fraction(value).denominator)  # noqa: E731
+    solver = z3.Solver()
+    solver.add((x - exact(base.x)) ** 2 + (y - exact(base.y)) ** 2 <= exact(base.radius) ** 2)
+    solver.add(z3.Or(x < 0, y < 0, x > width, y > depth,
+                     z3.And(x > distance, x < width - distance, y > distance, y < depth - distance)))
+    return solver.check() == z3.unsat
+
+
+@st.composite
+def _narrow_battlefields(draw):
+    """A set-up distance, a battlefield whose sides are often about twice it (so the strips along opposite edges
+    may meet, or leave a thin middle), and one to three bases over it, often near where a strip ends, some
+    hanging off its edges."""
+    distance = draw(st.integers(1, 8))
+
+    def side():
+        return draw(st.one_of(st.integers(2 * distance - 1, 2 * distance + 2), st.integers(2 * distance + 3, 60)))
+
+    def coordinate(length):
+        near_strip_end = st.tuples(st.sampled_from([distance, length - distance]), st.integers(-8, 8)).map(
+            lambda pair: pair[0] + Fraction(pair[1], 4))
+        return draw(st.one_of(near_strip_end, st.integers(-4, length * 4 + 4).map(lambda n: Fraction(n, 4))))
+
+    width, depth = side(), side()
+    bases = [Placed(coordinate(width), coordinate(depth), base_mm=draw(st.sampled_from(["25", "32", "50.8"])))
+             for _ in range(draw(st.integers(1, 3)))]
+    return bases, width, depth, distance
+
+
+@pytest.mark.refs("20.04")
+@given(_narrow_battlefields())
+# The strips along opposite edges just meet (every point of the battlefield is within 6" of an edge), or leave a
+# 2" middle that a base centred in it reaches into: in width, then in depth.
+@example(([Placed(6, 30, base_mm="50.8")], 12, 60, 6))
+@example(([Placed(22, 6, base_mm="50.8")], 44, 12, 6))
+@example(([Placed(7, 30, base_mm="50.8")], 14, 60, 6))
+@example(([Placed(22, 7, base_mm="50.8")], 44, 14, 6))
+def test_ingress_edge_distance_is_pointwise_on_any_battlefield(case):
+    """20.04 on battlefields of any size and any stated set-up distance: a unit is wholly within the distance of
+    one or more edges exactly when every point of every base is on the battlefield and within the distance of
+    some edge, including battlefields where the strips along opposite edges meet and cover everything."""
+    bases, width, depth, distance = case
+    expected = all(_pointwise_wholly_within_edges(b, width, depth, distance) for b in bases)
+    note(f"{width}x{depth}, {distance}\": {bases} -> expected {expected}")
+    assert bool(strategic_reserves.wholly_within_edge_distance(bases, width, depth, distance)) == expected
+
+
+def test_ingress_pointwise_property_catches_a_broken_rule(monkeypatch):
+    """Forgetting that the strips can meet (always measuring against the middle rectangle) breaks it."""
+    def middle_always(models, width, depth, distance=6):
+        return all(max(distance - m.x, 0, m.x - (width - distance)) ** 2
+                   + max(distance - m.y, 0, m.y - (depth - distance)) ** 2 >= m.radius ** 2
+                   and m.radius <= m.x <= width - m.radius and m.radius <= m.y <= depth - m.radius for m in models)
+    monkeypatch.setattr(strategic_reserves, "wholly_within_edge_distance", middle_always)
+    assert fails(test_ingress_edge_distance_is_pointwise_on_any_battlefield)
+
+
+# -- 20.02 only a unit on the battlefield can be repositioned ------------------------------------------------
+
+
+@pytest.mark.refs("20.02")
+@given(st.booleans(), st.booleans(), st.integers(0, 3))
+def test_only_units_on_the_battlefield_are_repositioned(on_battlefield, in_reserves, models):
+    """20.02: a repositioned unit is one "removed from the battlefield": a unit in reserves, embarked or
+    otherwise off the battlefield, or destroyed, cannot be; one on it always can, and ends in reserves."""
+    unit = UnitState("Scouts", 1, models=models, on_battlefield=on_battlefield, in_reserves=in_reserves)
+    if on_battlefield and models > 0:
+        moved = strategic_reserves.reposition(unit)
+        assert moved.in_reserves and moved.repositioned and not moved.on_battlefield
+    else:
+        with pytest.raises(ValueError):
+            strategic_reserves.reposition(unit)
+
+
+def test_reposition_property_catches_a_broken_rule(monkeypatch):
+    """Repositioning a unit that is already off the battlefield breaks it."""
+    monkeypatch.setattr(strategic_reserves, "reposition",
+                        lambda unit: replace(unit, on_battlefield=False, in_reserves=True, repositioned=True))
+    assert fails(test_only_units_on_the_battlefield_are_repositioned)

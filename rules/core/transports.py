@@ -221,10 +221,14 @@ _TRANSPORT_MOVES = {MoveType.REMAIN_STATIONARY: TransportMove.REMAINED_STATIONAR
 
 
 def transport_move(phase_moves: Sequence[MoveType]) -> TransportMove:
-    """The transport's move this phase in the disembark move's terms (its last move; none: not yet selected)."""
+    """The transport's move this phase in the disembark move's terms: an advance or fall-back move it made this
+    phase, even one before it was repositioned and arrived again (20.02: it has still made that move), else its
+    last move; none: not yet selected."""
     if not phase_moves:
         return TransportMove.NOT_SELECTED
-    return _TRANSPORT_MOVES.get(MoveType(phase_moves[-1]), TransportMove.OTHER)
+    moves = [MoveType(m) for m in phase_moves]
+    barring = [m for m in moves if m in (MoveType.ADVANCE, MoveType.FALL_BACK)]
+    return _TRANSPORT_MOVES.get((barring or moves)[-1], TransportMove.OTHER)
 
 
 @rule("18.04")
