@@ -220,6 +220,14 @@ def refs_of(module: str) -> dict[str, list[str]]:
             for entry in entries:
                 if getattr(entry.function, "__module__", None) == module:
                     by_name.setdefault(entry.function.__name__, []).append(spec.qualify(ruleset, ref))
+    from rules40k import compare
+
+    for ruleset in spec.rulesets():  # a function a comparison evaluates faces that comparison
+        for entry in compare.concept_map(ruleset):
+            for path in (entry.get("compare") or {}).values():
+                owner, _, name = str(path).rpartition(".")
+                if owner == module:
+                    by_name.setdefault(name, []).append(spec.qualify(ruleset, entry["claim"]))
     for name, value in vars(loaded).items():
         refs = getattr(value, "refs", None)
         if type(value).__name__ == "DecisionTable" and refs:
