@@ -218,6 +218,14 @@ def test_a_model_counts_only_towards_a_marker_chosen_among_its_own(markers, choi
 
 
 _COUNTED_PER_MARKER = objective_markers.models_counted_per_marker
+_COMBINED_POWER_RATING = strategic_reserves.combined_power_rating
+
+
+def _refusing_zero(units):
+    """A broken sum: "never negative" checked as "positive", so a unit of Power Rating 0 is refused."""
+    if any(unit.power_rating == 0 for unit in units):
+        raise ValueError("a Power Rating is never negative")
+    return _COMBINED_POWER_RATING(units)
 
 
 def _first_marker(markers_in_range, chosen=None):
@@ -350,6 +358,8 @@ BROKEN = [
     (test_each_model_counts_towards_one_marker, objective_markers, "models_counted_per_marker", _every_marker),
     (test_a_model_counts_only_towards_a_marker_chosen_among_its_own, objective_markers, "models_counted_per_marker",
      _first_marker),
+    (test_placing_pays_the_band_of_the_summed_power_ratings, strategic_reserves, "combined_power_rating",
+     _refusing_zero),
     (test_overwatch_hits_a_sixth_of_the_time, overwatch, "overwatch_hits",
      lambda unmodified_roll, ballistic_skill=3, modifier=0: unmodified_roll + modifier >= 6),
     (test_reserves_cost_bands, strategic_reserves, "RESERVES_COST", ETC_WITHOUT_THE_FIRST_BAND),
