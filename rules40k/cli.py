@@ -793,6 +793,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
     def output(path: str) -> None:
         if Path(path).resolve().parent == BUILD_ROOT.resolve():
             _build_folder(BUILD_ROOT)
+        elif Path(path).resolve() == (REPO_ROOT / "reports" / "mutation.json").resolve():
+            _build_folder(REPO_ROOT / "reports")  # the project's own report folder, like build/
         atomic.check_target(path)
 
     if args.verb == "mutate" and args.output is None:

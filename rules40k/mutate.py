@@ -500,10 +500,15 @@ def sample(found: list[Mutant], n: int | None, seed: int = 0) -> list[Mutant]:
 
 
 def modules_of(ruleset: str) -> list[str]:
-    """The rule modules of a ruleset: every module of rules/<ruleset>/ (and, for core, the dice of 01.05)."""
+    """The rule modules of a ruleset: every module of rules/<ruleset>/, and the shared modules outside it that
+    hold functions tagged with its sections (for core: the dice of 01.05, the geometry of rules.battlefield)."""
+    from rules import registry
+
     folder = REPO_ROOT / "rules" / ruleset
-    names = [f"rules.{ruleset}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
-    return (["rules.dice"] if ruleset == "core" else []) + names
+    own = [f"rules.{ruleset}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+    shared = sorted({entry.function.__module__ for entries in registry.load(ruleset).values() for entry in entries
+                     if not entry.function.__module__.startswith(f"rules.{ruleset}.")})
+    return shared + own
 
 
 def run(modules: list[str], *, ref: str | None = None, sample_size: int | None = None, jobs: int = 2,

@@ -67,14 +67,6 @@ def stratagem_cost(stratagem: Any, into_the_fray: Any = False) -> Any:
     return cost
 
 
-def _your(phase: Phase) -> Any:
-    return lambda phase_, your_turn, **_: And(phase_ == phase, your_turn)
-
-
-def _opponents(phase: Phase) -> Any:
-    return lambda phase_, your_turn, **_: And(phase_ == phase, Not(your_turn))
-
-
 STRATAGEM_WHEN = DecisionTable(
     name="quickref-stratagem-when",
     refs=tuple(f"stratagems/{s}/when" for s in (
