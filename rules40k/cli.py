@@ -152,14 +152,15 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from rules40k import coverage, validate
+    from rules40k import coverage, mutate, validate
 
     from rules import spec
 
     chosen = _ruleset_name(args, default=None)
     names = [chosen] if chosen else list(spec.rulesets())
     validate.validate(names)
-    ledgers = {name: coverage.ledger(name) for name in names}
+    report = mutate.measured()  # read once for every ruleset's ledger
+    ledgers = {name: coverage.ledger(name, report) for name in names}
     missing = sum(coverage.summary(rows)["missing"] for rows in ledgers.values())
     if args.json:
         rows = ledgers[chosen] if chosen else [{"ruleset": n, **r} for n, rows in ledgers.items() for r in rows]

@@ -81,12 +81,10 @@ class _Sites(ast.NodeTransformer):
 
     def visit_Module(self, node: ast.Module) -> ast.AST:
         for i, statement in enumerate(node.body):
-            if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
-                self.top = statement.name
-            elif isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
-                self.top = statement.targets[0].id
-            else:
+            name = _top_name(statement)
+            if name is None:
                 continue  # imports, docstrings, constants' annotations: no rule there
+            self.top = name
             node.body[i] = self.visit(statement)
         return node
 
