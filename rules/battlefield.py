@@ -40,8 +40,6 @@ def __getattr__(name: str) -> Any:
     """``battlefield.Point`` and the other shapely names this module once imported, for code that reads them here."""
     if name in ("Point", "Polygon", "LineString"):
         return getattr(shapely, name)
-    if name == "BaseGeometry":
-        return shapely.geometry.base.BaseGeometry
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: Distances within this many inches of a limit count as at the limit (floats carry ~1e-14 inch of error).
@@ -287,7 +285,7 @@ def wholly_within(model: Body, shape: TerrainArea | DeploymentZone | Body, inche
             if not target.covers(centre):
                 return False
             edge = target.boundary if isinstance(target, shapely.Polygon) else target
-            return r <= centre.distance(edge) + TOLERANCE or r == 0
+            return r <= centre.distance(edge) + TOLERANCE
         # a polygon around the circle: its vertices lie at r / cos(pi / (4 * QUARTER_SEGMENTS)) from the centre
         outline = centre.buffer(r / math.cos(math.pi / (4 * QUARTER_SEGMENTS)), quad_segs=QUARTER_SEGMENTS)
     else:
