@@ -269,8 +269,11 @@ def cmd_site(args: argparse.Namespace) -> int:
     build = Path(args.build)
     checks.write_results(results, build / "results.json")
     _review_derived_rulesets([name] if name else None, build)
-    site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs)
+    site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
+                              site_url=args.site_url)
     _console().print(f"Site written to {site_dir}")
+    if args.serve and not args.no_mkdocs:
+        return generate.serve(site_dir, args.port)
     return 0
 
 
@@ -925,6 +928,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-mkdocs", action="store_true", help="write the Markdown pages only")
     p.add_argument("--no-properties", action="store_true",
                    help="skip the hypothesis properties (faster; the site then shows no property verdicts)")
+    p.add_argument("--site-url", metavar="URL", help="the address the site will be published at, for its sitemap "
+                   "(default: mkdocs.yml's site_url, where --serve serves it)")
+    p.add_argument("--serve", action="store_true", help="then serve the site on http://127.0.0.1:PORT/ until Ctrl-C")
+    p.add_argument("--port", type=int, default=8000, help="the port --serve listens on (default 8000)")
     p.set_defaults(run=cmd_site)
     return root
 

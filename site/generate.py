@@ -48,6 +48,7 @@ from rules40k.ingest import IngestError
 
 REPO_ROOT = spec.SPEC_ROOT.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+ASSETS = Path(__file__).resolve().parent / "assets"  # copied as they are to the site's assets/ folder
 MKDOCS_CONFIG = REPO_ROOT / "mkdocs.yml"
 STYLESHEET = "assets/rules40k.css"  # named in mkdocs.yml (extra_css)
 CODE_LINE_ANCHOR = "__codelineno-0-{line}"  # pymdownx.highlight anchor_linenums, first block of a page
@@ -456,9 +457,8 @@ class Page:
         The line anchors live inside a highlighted block, which MkDocs cannot see when it
         validates anchors, so these links bypass its check; tests/test_site.py checks them.
         """
-        here = url_of(self.path).rstrip("/") or "."
         there = url_of(target)
-        href = "" if there == url_of(self.path) else posixpath.relpath(there.rstrip("/") or ".", here) + "/"
+        href = "" if there == url_of(self.path) else posixpath.relpath(there, posixpath.dirname(url_of(self.path)) or ".")
         return f'<a href="{html.escape(href)}#{CODE_LINE_ANCHOR.format(line=line)}">{html.escape(label)}</a>'
 
     def link(self, ref: str, label: str | None = None) -> str:
@@ -532,11 +532,9 @@ def footnote_label(restoration_id: str) -> str:
 
 
 def url_of(path: str) -> str:
-    """The site URL of a Markdown file (directory URLs, as MkDocs writes them)."""
-    stem = path[:-3]
-    if stem == "index":
-        return ""
-    return stem[: -len("index")] if stem.endswith("/index") else stem + "/"
+    """The site URL of a Markdown file: the HTML file beside it (``use_directory_urls: false``, so that links
+    work from a file:// copy as well as over HTTP)."""
+    return path[:-3] + ".html"
 
 
 def code_path(file: str) -> str | None:
@@ -1114,9 +1112,38 @@ def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
     path, text = reviews_index(reviews or [], env)
     pages[path] = text
     pages = {path: text.rstrip("\n") + "\n" for path, text in pages.items()}
+    for path, meta in search_meta(books, code_files, pages).items():
+        pages[path] = "---\n" + yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, width=1000) + "---\n\n" + pages[path]
     pages["index.json"] = json.dumps(index_data(books, code_files), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    pages[STYLESHEET] = (TEMPLATES / "rules40k.css").read_text(encoding="utf-8")
+    for asset in sorted(ASSETS.iterdir()):
+        pages[f"assets/{asset.name}"] = asset.read_text(encoding="utf-8")
     return pages
+
+
+#: Reference pages whose long tables and prose would swell the search index that every first visit loads (the
+#: sections they list are indexed on their own), like the code pages and the errata reviews.
+UNINDEXED_PAGES = ("ledger.md", "results.md", "mutants.md", "source.md", "interpretations.md", "findings.md")
+_BRACKETED = re.compile(r"\[([A-Z][A-Z0-9 \-'+]*)\]")
+
+
+def search_meta(books: list[Book], code_files: list[str], pages: dict[str, str]) -> dict[str, dict]:
+    """Front matter for search: a section or chapter is tagged with its reference, its bracketed ability names and
+    the names of the functions that encode it (tags outrank body text, so "05.02", "Lethal Hits" or
+    ``wound_roll_target`` find that page first); code pages and the long tables are left out of the index."""
+    meta: dict[str, dict] = {}
+    for book in books:
+        for ref, section in book.sections.items():
+            names = _BRACKETED.findall(section["title"]) + _BRACKETED.findall(section.get("heading") or "")
+            tags = [ref, *names, *(f.qualname.rpartition(".")[2] for f in book.functions.get(ref, []))]
+            meta[book.page_path(ref)] = {"tags": list(dict.fromkeys(tags))}
+        for chapter in book.chapters:
+            meta[book.page_path(chapter["number"])] = {"tags": [chapter["number"]]}
+        for name in UNINDEXED_PAGES:
+            if f"{book.prefix}{name}" in pages:
+                meta[f"{book.prefix}{name}"] = {"search": {"exclude": True}}
+    for path in [*map(code_path, code_files), *(p for p in pages if p.startswith("reviews/"))]:
+        meta[path] = {"search": {"exclude": True}}
+    return meta
 
 
 def nav(books: list[Book], code_files: list[str], reviews: list[tuple[str, dict]] | None = None) -> list:
@@ -1139,7 +1166,7 @@ def nav(books: list[Book], code_files: list[str], reviews: list[tuple[str, dict]
 def index_data(books: list[Book], code_files: list[str]) -> dict:
     """build/docs/index.json: every page with its ruleset, reference, title, status and URL."""
     pages = [{"kind": "page", "ruleset": None, "ref": None, "title": "Home", "status": None, "path": "index.md",
-              "url": ""}]
+              "url": "index.html"}]
     for book in books:
         for title, name in [("Home", "index.md"), *REFERENCE_PAGES]:
             path = f"{book.prefix}{name}"
@@ -1180,13 +1207,17 @@ def write_docs(build: Path, pages: dict[str, str]) -> Path:
     return docs
 
 
-def write_config(build: Path, nav_entries: list) -> Path:
+def write_config(build: Path, nav_entries: list, site_url: str | None = None) -> Path:
     """build/mkdocs.yml: INHERITs the repository's mkdocs.yml and adds what only this build knows."""
     try:
         parent = os.path.relpath(MKDOCS_CONFIG, build.resolve())
     except ValueError:  # another drive on Windows
         parent = str(MKDOCS_CONFIG)
     config = {"INHERIT": Path(parent).as_posix(), "docs_dir": "docs", "site_dir": "site", "nav": nav_entries}
+    if site_url:
+        if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", site_url):
+            raise SiteError(f"--site-url {site_url[:60]!r} is not an http:// or https:// address")
+        config["site_url"] = site_url if site_url.endswith("/") else site_url + "/"
     text = ("# Written by rules40k_site.generate for this build; edit the repository's mkdocs.yml instead.\n"
             + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=1000))
     path = build / "mkdocs.yml"
@@ -1230,7 +1261,7 @@ def _swap_in(new: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def mkdocs_build(config: Path) -> Path:
+def mkdocs_build(config: Path, section_urls: set[str] | None = None) -> Path:
     """``mkdocs build --strict`` into a temporary folder beside build/site, swapped in only when it succeeds:
     a broken link, a page left out of the nav, Ctrl-C or SIGTERM leave the previous build/site as it was."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -1245,11 +1276,41 @@ def mkdocs_build(config: Path) -> Path:
             problems = [line.strip() for line in output if line.lstrip().startswith(("WARNING", "ERROR"))]
             problems = problems or [line.strip() for line in output[-5:] if line.strip()]
             raise SiteError(f"mkdocs build --strict failed for {config}: " + " | ".join(problems))
+        trim_search_index(tmp, section_urls or set())
         _swap_in(tmp, site)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return site
+
+
+#: What the search index keeps of a section page: its title, status line, rule text and what the book prints
+#: beside it. The verification below it (code, examples, checks) is found through its own pages, and would
+#: otherwise make the index that every first visit loads several megabytes.
+SEARCHED_PARTS = ("", "rule-text", "printed-beside-the-rule")
+
+
+def trim_search_index(site: Path, sections: set[str]) -> None:
+    """Keep of each section page's search entries only SEARCHED_PARTS, in search_index.json and in the offline
+    plugin's search_index.js (the same index as a script, for file:// copies)."""
+    index_file = site / "search" / "search_index.json"
+    if not index_file.is_file():
+        return
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    kept = []
+    for entry in index["docs"]:
+        page, _, anchor = entry["location"].partition("#")
+        if page not in sections:
+            kept.append(entry)
+        elif anchor in SEARCHED_PARTS:
+            # the page's own entry is found by its title and tags; its text is only the status line
+            kept.append({**entry, "text": ""} if not anchor else entry)
+    index["docs"] = kept
+    data = json.dumps(index, ensure_ascii=False, separators=(",", ":"))
+    index_file.write_text(data, encoding="utf-8")
+    script = site / "search" / "search_index.js"
+    if script.is_file():
+        script.write_text(f"var __index = {data}", encoding="utf-8")
 
 
 def check_build_folder(build: Path) -> None:
@@ -1265,7 +1326,7 @@ def check_build_folder(build: Path) -> None:
         raise SiteError(f"{build}: the build folder cannot be created ({error.strerror})") from None
 
 
-def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = True) -> Path:
+def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = True, site_url: str | None = None) -> Path:
     """Write build/docs (Markdown pages and index.json), then build/site with MkDocs.
 
     ``rulesets`` limits the areas built (default: every ruleset in spec/rulesets.yaml).
@@ -1298,7 +1359,26 @@ def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = Tru
     for slug, target in plots.items():
         pages[target] = (build / "reviews" / f"{slug}.svg").read_text(encoding="utf-8")
     docs = write_docs(build, pages)
-    config = write_config(build, nav(books, modules(books), reviews))
+    config = write_config(build, nav(books, modules(books), reviews), site_url)
     if not run_mkdocs:
         return docs
-    return mkdocs_build(config)
+    return mkdocs_build(config, {url_of(book.page_path(ref)) for book in books for ref in book.sections})
+
+
+def serve(site: Path, port: int = 8000) -> int:
+    """Serve the built site on http://127.0.0.1:PORT/ until interrupted (the same files a file:// copy opens)."""
+    import functools
+    import http.server
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as error:
+        raise SiteError(f"cannot serve on port {port}: {error.strerror}") from None
+    print(f"Serving {site} on http://127.0.0.1:{port}/ (Ctrl-C stops)", flush=True)
+    with server:
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0

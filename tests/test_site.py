@@ -29,12 +29,12 @@ def chapter_numbers() -> list[str]:
 
 
 def html_of(site: Path, url: str) -> str:
-    return (site / url / "index.html").read_text(encoding="utf-8")
+    return (site / url).read_text(encoding="utf-8")
 
 
 def area(url: str) -> str:
-    """A Core Rules page's URL: the ruleset's area, then the reference."""
-    return f"{DOCUMENT}/{url}"
+    """A Core Rules page's URL: the ruleset's area, then the reference's HTML file."""
+    return f"{DOCUMENT}/{url}.html"
 
 
 def section_md(build: Path, ref: str) -> str:
@@ -63,7 +63,7 @@ def test_every_section_and_appendix_entry_has_a_page(built):
     site = built / "site"
     for ref in spec.sections(DOCUMENT):
         assert (built / "docs" / DOCUMENT / f"{ref}.md").is_file(), ref
-        assert (site / DOCUMENT / ref / "index.html").is_file(), ref
+        assert (site / DOCUMENT / f"{ref}.html").is_file(), ref
 
 
 def test_every_chapter_has_a_page(built):
@@ -88,7 +88,7 @@ def test_index_json_lists_every_page(built):
     rows = {row["ref"]: row for row in coverage.ledger(DOCUMENT)}
     for ref, page in by_ref.items():
         assert {"ref", "title", "status", "url"} <= set(page)
-        assert (built / "site" / page["url"] / "index.html").is_file(), page
+        assert (built / "site" / page["url"]).is_file(), page
         if ref in rows:
             assert page["status"] == rows[ref]["status"]
     text = (built / "docs" / "index.json").read_text(encoding="utf-8")
@@ -106,12 +106,12 @@ def test_status_comes_from_the_ledger(built):
 def test_citations_in_the_text_are_links(built):
     site = built / "site"
     assert "[03.03](03.03.md)" in section_md(built, "03.01")
-    assert 'href="../03.03/"' in html_of(site, area("03.01"))
+    assert 'href="03.03.html"' in html_of(site, area("03.01"))
     assert "[06.03](06.03.md)" in section_md(built, "09.07")
-    assert 'href="../06.03/"' in html_of(site, area("09.07"))
+    assert 'href="06.03.html"' in html_of(site, area("09.07"))
     # A chapter citation: "See Attached Units (19)."
     assert "[19](19/index.md)" in section_md(built, "24.22")
-    assert 'href="../19/"' in html_of(site, area("24.22"))
+    assert 'href="19/index.html"' in html_of(site, area("24.22"))
 
 
 def test_every_cited_reference_is_linked(built):
@@ -144,7 +144,7 @@ def test_rule_functions_link_to_their_line_on_the_code_page(built):
         for function in rules.get(ref, []):
             assert function.qualname in html
         for href, anchor, line in CODE_LINK.findall(html):
-            target = posixpath.normpath(posixpath.join(area(ref), href))
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(area(ref)), href))
             code = html_of(site, target)
             assert f'id="{anchor}"' in code, (ref, href, anchor)
             linked += 1
@@ -177,7 +177,7 @@ def test_home_lists_every_ruleset_with_computed_counts(built):
         assert f"]({name}/index.md)" in row
         assert f"| {summary['encoded']} | {summary['inert']} | {summary['deferred']} | {summary['missing']} | " \
                f"{summary['total']} |" in row, row
-    assert (built / "site" / "missionpack" / "secondary" / "linebreaker" / "index.html").is_file()
+    assert (built / "site" / "missionpack" / "secondary" / "linebreaker.html").is_file()
 
 
 def test_every_mission_pack_entry_has_a_page_with_its_text(built):
@@ -186,15 +186,15 @@ def test_every_mission_pack_entry_has_a_page_with_its_text(built):
             page = (built / "docs" / ruleset / f"{ref}.md").read_text(encoding="utf-8")
             first = next(line for line in section["text"].split("\n") if line.strip())
             assert generate.escape(first.split(" | ")[0][:40])[:30] in page, (ruleset, ref)
-            assert (built / "site" / ruleset / ref / "index.html").is_file(), (ruleset, ref)
+            assert (built / "site" / ruleset / f"{ref}.html").is_file(), (ruleset, ref)
 
 
 def test_cross_ruleset_citations_are_links(built):
     """A mission rule that leans on the reprinted basic rules links to that ruleset's page."""
     page = (built / "docs" / "missionpack" / "controlling-terrain-features.md").read_text(encoding="utf-8")
     assert "](../ninth/objective-markers.md)" in page
-    html = html_of(built / "site", "missionpack/controlling-terrain-features")
-    assert 'href="../../ninth/objective-markers/"' in html
+    html = html_of(built / "site", "missionpack/controlling-terrain-features.html")
+    assert 'href="../ninth/objective-markers.html"' in html
     assert "](../../../ninth/overwatch.md)" in (built / "docs" / "missionpack" / "terrain" / "trait" /
                                               "defensible.md").read_text(encoding="utf-8")
 
@@ -408,7 +408,7 @@ def test_builds_with_failures_and_chapter_interpretations(tmp_path, monkeypatch)
     assert "property:test-property" in (build / "docs" / DOCUMENT / "appendix" / "destroyed.md").read_text(encoding="utf-8")
     overview = (build / "docs" / DOCUMENT / "results.md").read_text(encoding="utf-8")
     assert "## Failures" in overview and "boom \\| bang" in overview
-    assert (site / DOCUMENT / "05.02" / "index.html").is_file()
+    assert (site / DOCUMENT / "05.02.html").is_file()
 
 
 def test_one_ruleset_area_alone(tmp_path):
