@@ -46,3 +46,17 @@ def truncated_document(tmp_path: Path) -> Path:
     path = tmp_path / "truncated.txt"
     path.write_text("\n".join(lines[: int(len(lines) * 0.6)]), encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """The real site, built once for every test file that reads it, the way `rules40k site` builds it: checks
+    first, then pages, then MkDocs. Returns the build folder (results.json, docs/, site/)."""
+    from rules40k import checks
+    from rules40k_site import generate
+
+    build = tmp_path_factory.mktemp("site")
+    checks.write_results(checks.run_all(), build / "results.json")
+    site = generate.build(build)
+    assert site == build / "site"
+    return build

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rules import registry, spec
-from rules40k import annotations, checks, coverage
+from rules40k import annotations, coverage
 from rules40k_site import generate
 
 DOCUMENT = "core"
@@ -43,16 +43,6 @@ def section_md(build: Path, ref: str) -> str:
 
 def tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-@pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
-    """The real site, built the way `rules40k site` builds it: checks first, then pages, then MkDocs."""
-    build = tmp_path_factory.mktemp("site")
-    checks.write_results(checks.run_all(), build / "results.json")
-    site = generate.build(build)
-    assert site == build / "site"
-    return build
 
 
 # ---------------------------------------------------------------------------
