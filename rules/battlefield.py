@@ -286,8 +286,10 @@ def wholly_within(model: Body, shape: TerrainArea | DeploymentZone | Body, inche
                 return False
             edge = target.boundary if isinstance(target, shapely.Polygon) else target
             return r <= centre.distance(edge) + TOLERANCE
-        # a polygon around the circle: its vertices lie at r / cos(pi / (4 * QUARTER_SEGMENTS)) from the centre
-        outline = centre.buffer(r / math.cos(math.pi / (4 * QUARTER_SEGMENTS)), quad_segs=QUARTER_SEGMENTS)
+        # a polygon around the circle: its vertices lie at r / cos(pi / (4 * QUARTER_SEGMENTS)) from the centre;
+        # a model without a base is its centre point
+        outline = centre.buffer(r / math.cos(math.pi / (4 * QUARTER_SEGMENTS)), quad_segs=QUARTER_SEGMENTS) \
+            if r > 0 else centre
     else:
         raise GeometryError(f"{model!r} is not a model")
     region = target if extra == 0 else target.buffer(extra, quad_segs=4 * QUARTER_SEGMENTS)
@@ -377,11 +379,19 @@ def _convex(ring: Sequence[tuple[float, float]], outline: shapely.Geometry) -> _
     return _Convex(np.array(normals), np.array(offsets), np.array(outer, dtype=bool))
 
 
+def _turns_left(ring: Sequence[tuple[float, float]]) -> bool:
+    """Whether a counter-clockwise ring turns left or runs straight at every vertex (it is convex). Judged by the
+    turns rather than by comparing areas, which takes a polygon with a notch of tiny area for convex."""
+    return all((bx - ax) * (cy - by) - (by - ay) * (cx - bx) >= 0
+               for (ax, ay), (bx, by), (cx, cy) in zip(ring[-1:] + ring[:-1], ring, ring[1:] + ring[:1]))
+
+
 def _convex_pieces(shape: shapely.Geometry) -> tuple[_Convex, ...]:
     """A polygon as convex pieces: itself if convex, else its triangles."""
     shape = shapely.geometry.polygon.orient(shape, 1.0)
-    if abs(shape.convex_hull.area - shape.area) <= 1e-12 * max(1.0, shape.area) and not shape.interiors:
-        return (_convex(list(shape.exterior.coords)[:-1], shape),)
+    ring = list(shape.exterior.coords)[:-1]
+    if _turns_left(ring) and not shape.interiors:
+        return (_convex(ring, shape),)
     triangles = shapely.constrained_delaunay_triangles(shape)
     return tuple(_convex(list(shapely.geometry.polygon.orient(t, 1.0).exterior.coords)[:-1], shape)
                  for t in triangles.geoms)
