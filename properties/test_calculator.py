@@ -51,6 +51,7 @@ def _totals(data: dict) -> tuple[int, int]:
 # -- Exact distributions ---------------------------------------------------------------------------
 
 
+@pytest.mark.refs("05.04")
 @given(s.scenarios())
 def test_distributions_are_exact_and_bounded(data):
     """01.05/05.04: the outcome distributions sum to exactly 1 and stay within the unit.
@@ -104,6 +105,7 @@ def _never_more_losses(stronger: dict, weaker: dict) -> None:
     assert weak.expected_models_destroyed <= strong.expected_models_destroyed
 
 
+@pytest.mark.refs("05.04")
 @given(MONOTONE_SCENARIOS, st.integers(0, 3))
 def test_better_save_never_increases_losses(data, which):
     """05.04: a better Sv (one lower) for one group of models never raises expected wounds lost or models destroyed."""
@@ -113,6 +115,7 @@ def test_better_save_never_increases_losses(data, which):
     _never_more_losses(data, weaker)
 
 
+@pytest.mark.refs("05.04")
 @given(MONOTONE_SCENARIOS, st.integers(0, 3))
 def test_ap_closer_to_zero_never_increases_losses(data, which):
     """05.04: a worse AP (one closer to 0) never raises expected wounds lost or models destroyed."""
@@ -131,6 +134,7 @@ _VOLLEY = {"weapons": [{"name": "first", "count": 2, "A": 1, "skill": 2, "S": 2,
                                  {"name": "Models B", "count": 1, "T": 4, "Sv": 2, "W": 4}]}}
 
 
+@pytest.mark.refs("04.03", "05.03", "05.04")
 @example(data=_VOLLEY, which=0)
 @given(MONOTONE_SCENARIOS, st.integers(0, 3))
 def test_fewer_attacks_never_increase_losses(data, which):
@@ -146,6 +150,7 @@ def test_fewer_attacks_never_increase_losses(data, which):
     _never_more_losses(data, weaker)
 
 
+@pytest.mark.refs("05.02")
 @given(MONOTONE_SCENARIOS, st.integers(0, 3))
 def test_lower_strength_never_increases_losses(data, which):
     """05.02: a lower S never raises expected wounds lost or models destroyed (see MONOTONE_SCENARIOS for where)."""
@@ -155,6 +160,7 @@ def test_lower_strength_never_increases_losses(data, which):
     _never_more_losses(data, weaker)
 
 
+@pytest.mark.refs("24.12")
 @given(MONOTONE_SCENARIOS, st.integers(0, 3), st.integers(2, 6))
 def test_feel_no_pain_never_increases_losses(data, which, fnp):
     """24.12: giving a group Feel No Pain, or a better (lower) one, never raises expected losses."""
@@ -208,6 +214,7 @@ _PLAIN_ABILITIES = tuple(a for a in s.WEAPON_ABILITIES if not a.startswith(("DEV
                                                                               "LETHAL")))
 
 
+@pytest.mark.refs("24.36", "24.23")
 @given(s.scenarios(max_weapons=1, weapons=s.weapon_profiles(abilities=_PLAIN_ABILITIES)),
        st.sampled_from(["SUSTAINED HITS 1", "LETHAL HITS"]), st.booleans())
 def test_sustained_and_lethal_hits_never_lower_expected_wounds(data, ability, other):
@@ -316,6 +323,8 @@ def _oracle_scenarios(draw):
             "context": draw(s.attack_contexts())}
 
 
+@pytest.mark.refs("04.03", "05.01", "05.02", "05.03", "05.04", "24.03", "24.10", "24.12", "24.21",
+                  "24.23", "24.25", "24.30", "24.36", "24.37", "24.38")
 @given(_oracle_scenarios())
 def test_expected_losses_match_the_book_arithmetic(data):
     """05.01-05.04, 24: with W1 models enough to take every wound, the exact result is the textbook product.
@@ -336,6 +345,8 @@ def test_expected_losses_match_the_book_arithmetic(data):
 TRIALS = 3000
 
 
+@pytest.mark.refs("05.01", "05.02", "05.03", "05.04", "06.02", "24.03", "24.05", "24.10", "24.12", "24.21",
+                  "24.23", "24.25", "24.30", "24.36", "24.37", "24.38")
 @settings(max_examples=5, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(s.scenarios(max_weapons=2), st.integers(0, 2 ** 32 - 1))
 def test_simulation_agrees_with_the_exact_result(data, seed):
@@ -491,6 +502,7 @@ ENGINE_SCENARIOS = st.one_of(
 )
 
 
+@pytest.mark.refs("05.03", "05.04", "06.02")
 @given(ENGINE_SCENARIOS)
 def test_fast_engine_gives_the_literal_engines_distribution(data):
     """05.03-05.04, 06.02: the attack-by-attack chain gives exactly the distribution of the literal engine.

@@ -277,6 +277,19 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_site_weight(args: argparse.Namespace) -> int:
+    from rules40k import page_weight
+
+    return page_weight.command(Path(args.site), args.page, args.json)
+
+
+def cmd_browser_setup(args: argparse.Namespace) -> int:
+    from rules40k import browser
+
+    print(browser.setup())
+    return 0
+
+
 def _read_source(source: str) -> tuple[str, str]:
     """The text of a file named on the command line, or of standard input for "-", and its name for errors."""
     name = "<stdin>" if source == "-" else source
@@ -933,6 +946,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--serve", action="store_true", help="then serve the site on http://127.0.0.1:PORT/ until Ctrl-C")
     p.add_argument("--port", type=int, default=8000, help="the port --serve listens on (default 8000)")
     p.set_defaults(run=cmd_site)
+
+    p = verbs.add_parser("site-weight", help="measure the built site's page weight against its targets (Chromium)")
+    p.add_argument("--site", default=str(BUILD_ROOT / "site"), help="the built site (default build/site)")
+    p.add_argument("--page", default="core/05.02.html", help="the section page whose first visit is measured")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_site_weight)
+
+    p = verbs.add_parser("browser-setup", help="make sure headless Chromium runs for the browser tests (installs "
+                         "Debian's chromium package when root)")
+    p.set_defaults(run=cmd_browser_setup)
     return root
 
 
@@ -943,7 +966,7 @@ USER_ERRORS = (
     ("rules40k.annotations", "AnnotationError"), ("rules.registry", "RegistryError"), ("rules.spec", "RulesetError"),
     ("rules40k_site.generate", "SiteError"), ("rules40k.checks", "ExampleError"),
     ("rules40k.review.versions", "ReviewError"), ("rules40k.review.sweep", "SweepError"),
-    ("rules40k.mutate", "ReportError"),
+    ("rules40k.mutate", "ReportError"), ("rules40k.browser", "BrowserError"), ("rules40k.page_weight", "WeightError"),
 )
 
 

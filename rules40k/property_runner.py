@@ -9,6 +9,7 @@ counterexample.
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Callable
 
@@ -47,8 +48,7 @@ class _Collector:
                 continue
             kept.append(item)
             self.refs[item.nodeid] = list(marker.args)
-            doc = (getattr(item.obj, "__doc__", None) or item.name).strip().split("\n")[0]
-            self.names[item.nodeid] = doc
+            self.names[item.nodeid] = property_title(item)
         items[:] = kept
 
     def pytest_runtest_logreport(self, report):
@@ -76,6 +76,29 @@ class _Collector:
                 except Exception as error:  # raised through pytest it would become an internal error
                     self.stopped = error
                     self.session.shouldstop = str(error)
+
+
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)(?<!\bvs)[.!?](?=\s+[A-Z\"“(]|\s*$)")
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first sentence of a docstring, whole: its first paragraph up to the first full stop that ends a
+    sentence (not one inside "05.02" or "e.g."), lines joined; the whole paragraph if no stop ends it."""
+    paragraph = " ".join(inspect.cleandoc(doc or "").split("\n\n")[0].split())
+    end = _SENTENCE_END.search(paragraph)
+    return paragraph[:end.end()] if end else paragraph
+
+
+def property_title(item) -> str:
+    """A property's name in words: its docstring's first sentence; a state machine's (``runTest``) is its
+    machine class's docstring's, never "runTest"; the test's own name only when it has no docstring."""
+    obj = getattr(item, "obj", None)
+    if item.name == "runTest" and getattr(item, "cls", None) is not None:
+        machine = getattr(obj, "_hypothesis_state_machine_class", None)  # set by hypothesis.stateful
+        if machine is None:  # "Machine.TestCase": the class is the module's Machine
+            machine = getattr(getattr(item, "module", None), item.cls.__qualname__.split(".")[0], None)
+        obj = machine if machine is not None else item.cls
+    return first_sentence(getattr(obj, "__doc__", None)) or property_name(item.nodeid)
 
 
 def property_name(nodeid: str) -> str:

@@ -14,8 +14,10 @@ it is; restorations are shown beside it, never written into it.
 URL scheme: one area per ruleset, one page per reference in it: ``core/05.02/`` a section,
 ``core/05/`` a chapter, ``core/appendix/<slug>/`` an appendix entry, ``missionpack/secondary/linebreaker/``
 an entry of the mission pack; each area has its home and its ``ledger/``, ``results/``, ``findings/``,
-``interpretations/`` and ``source/`` pages. Rule modules have one code page each
-(``code/rules/core/moving/``), and the site's home lists the rulesets. A qualified reference
+``interpretations/`` and ``source/`` pages. Rule modules, the modules they stand on and the files the
+checks are written in (proofs, properties, example and concept-map YAML) have one code page each
+(``code/rules/core/moving.html``, ``code/properties/proofs.html``; site/code_pages.py), and the site's home
+lists the rulesets. A qualified reference
 (``ninth:objective-markers``) links across areas.
 """
 
@@ -45,6 +47,11 @@ import yaml
 from rules import registry, spec
 from rules40k import annotations, atomic, coverage, ingest_sections
 from rules40k.ingest import IngestError
+from rules40k_site import plots as pictures
+from rules40k_site import sources, tables
+from rules40k_site import not_found
+from rules40k_site import glossary
+from rules40k_site import code_pages
 
 REPO_ROOT = spec.SPEC_ROOT.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -473,7 +480,9 @@ class Page:
         return f"[{escape(self.book.label(ref) if label is None else label)}]({self.href(target)})"
 
     def inline(self, text: str) -> str:
-        """One line of text, escaped, with its citations linked ("(06.03)", and "(pg 96)" where pages are mapped)."""
+        """One line of text, escaped, with its citations linked ("(06.03)", and "(pg 96)" where pages are mapped)
+        and the book's **bold** and <u>underlining</u> (sources.emphasis) as HTML."""
+        text = sources.emphasis(text)
         out, position = [], 0
         spans = citations(text) if self.book.numbered else []
         spans += page_citations(text, self.book.page_refs)
@@ -482,7 +491,7 @@ class Page:
             out.append(self.link(ref, text[start:end]))
             position = end
         out.append(escape(text[position:]))
-        return "".join(out)
+        return sources.to_html("".join(out))
 
     def text(self, text: str, restorations: list[dict] | None = None) -> str:
         """Rule text as Markdown blocks: paragraphs, lists, tables; restored glyphs marked with a footnote."""
@@ -504,7 +513,7 @@ class Page:
             entry = pending[0]
             raise SiteError(f"Restoration {entry['id']!r} for {entry['ref']} finds no line "
                             f"{entry['find']!r} in the section text.")
-        return "\n\n".join(self._markers(block) for block in blocks)
+        return glossary.link_terms(self, "\n\n".join(self._markers(block) for block in blocks))  # keyword links
 
     def _row(self, line: str) -> list[str]:
         """Table cells; a row printed all in capitals is a heading row and is shown in bold."""
@@ -518,7 +527,7 @@ class Page:
                 del pending[index]
                 marked = mark_restoration(entry["find"].strip(), entry["restore"].strip())
                 return marked.replace(MARK_END, f"{MARK_END}{NOTE_START}{entry['id']}{NOTE_END}", 1)
-        return line
+        return sources.mark(self.book, line)  # the book's bold and underlining, from the document's own line
 
     @staticmethod
     def _markers(block: str) -> str:
@@ -538,10 +547,9 @@ def url_of(path: str) -> str:
 
 
 def code_path(file: str) -> str | None:
-    """The code page of a rule module, or None when the module is not a file of the repository."""
-    if not file.endswith(".py") or Path(file).is_absolute() or not (REPO_ROOT / file).is_file():
-        return None
-    return f"code/{file[:-3]}.md"
+    """The code page of a repository file (a module, or the YAML file a check is written in), or None when it
+    is not a file of the repository."""
+    return code_pages.code_page_path(file)
 
 
 def environment() -> jinja2.Environment:
@@ -580,17 +588,22 @@ def note_views(page: Page, notes: list[dict]) -> list[dict]:
         admonition, kind_label = NOTE_KINDS.get(note.get("kind"), ("note", "Note"))
         title = readable_title(note.get("title") or "")
         heading = kind_label if not title or title.lower() == kind_label.lower() else f"{kind_label}: {title}"
-        if note.get("line"):
-            heading += f" (line {note['line']})"
         body = page.text(note.get("text") or "") or "*The book prints a diagram here; it has no caption text.*"
+        if note.get("line"):  # a link to the line, which the admonition's title cannot hold
+            body += f"\n\n*Printed at {sources.line_link(page, None, note['line'])}.*\n{{: .attribution }}"
         views.append({"admonition": admonition, "title": heading, "body": body})
     return views
 
 
-def evidence_view(book: Book, evidence: dict) -> dict:
+def evidence_view(book: Book, evidence: dict, page: Page | None = None) -> dict:
+    """A piece of evidence: the document named by its title, its line a link to that line of the document's text
+    page (from ``page``), its quote with the book's bold."""
     document = evidence.get("document", "")
-    name = book.source_title if document == book.provenance.get("original_name") else document
-    return {"document": name, "file": document, "line": evidence.get("line"), "quote": evidence.get("quote", "")}
+    name = book.source_title if document == book.provenance.get("original_name") else sources.title_of(book, document)
+    line, quote = evidence.get("line"), evidence.get("quote", "")
+    link = sources.line_link(page, document, line) if page is not None else f"line {line}"
+    return {"document": name, "file": document, "line": line, "quote": quote, "line_link": link,
+            "quote_md": sources.quote_markdown(str(quote), escape)}
 
 
 def interpretation_views(page: Page, entries: list[dict]) -> list[dict]:
@@ -602,7 +615,7 @@ def interpretation_views(page: Page, entries: list[dict]) -> list[dict]:
             "question": page.inline(entry["question"]),
             "readings": [{"id": r["id"], "text": page.inline(r.get("text", "")),
                           "chosen": r["id"] == entry["chosen"]} for r in entry["readings"]],
-            "evidence": [evidence_view(page.book, e) for e in entry.get("evidence") or []],
+            "evidence": [evidence_view(page.book, e, page) for e in entry.get("evidence") or []],
             "consequence": page.inline(entry.get("consequence") or ""),
         })
     return views
@@ -615,17 +628,19 @@ def finding_views(page: Page, entries: list[dict], checks_by_id: dict[str, dict]
         check = checks_by_id.get(str(entry.get("check"))) if entry.get("check") else None
         views.append({
             "id": entry["id"],
+            "anchor": tables.finding_anchor(entry["id"]),
             "kind": entry["kind"],
             "refs": [page.link(ref) for ref in page.book.sort_refs(entry["refs"])],
             "summary": page.inline(" ".join(str(entry["summary"]).split())),
             "detail": page.inline(" ".join(str(entry.get("detail") or "").split())),
-            "evidence": [evidence_view(page.book, e) for e in entry.get("evidence") or []],
+            "evidence": [evidence_view(page.book, e, page) for e in entry.get("evidence") or []],
             "check": check_view(page, check) if check else None,
             "check_id": entry.get("check"),
             "interpretation": entry.get("interpretation"),
             "interpretation_link": page.href(f"{page.book.prefix}interpretations.md", entry["interpretation"])
             if entry.get("interpretation") else "",
-            "counterexample": escape(str(check.get("counterexample"))) if check and check.get("counterexample") else "",
+            "counterexample": tables.counterexample_markdown(check.get("counterexample"), escape, code_span)
+            if check else "",
         })
     return views
 
@@ -636,13 +651,15 @@ def check_view(page: Page, check: dict) -> dict:
         "kind": check.get("kind", "check"),
         "name": page.inline(check.get("name", "")),
         "status": check.get("status", "error"),
-        "detail": page.inline(check.get("detail") or ""),
+        "detail": page.inline(tables.detail_without_counterexample(check)),
+        "counterexample": tables.counterexample_markdown(check.get("counterexample"), escape, code_span),
         "refs": [page.link(ref, ref) for ref in page.book.sort_refs(check.get("refs") or [])],
         "rows": [escape(str(row)) for row in check.get("rows") or []],
         "overrides": [[escape(str(label)) for label in pair] for pair in check.get("overrides") or []],
         "expected": check.get("expected"),
         "actual": check.get("actual"),
         "has_actual": "actual" in check and check.get("status") != "passed",
+        "code": code_pages.check_code(page, check),  # the id linked to its code line, and what it calls
     }
 
 
@@ -652,7 +669,7 @@ def example_view(page: Page, example: dict, checks: dict[str, dict]) -> dict:
     if source.get("title"):
         where.append(escape(readable_title(source["title"])))
     if source.get("line"):
-        where.append(f"line {source['line']}")
+        where.append(sources.line_link(page, None, source["line"]))
     check = checks.get(f"example:{page.book.qualify(example['id'])}")
     return {
         "id": example["id"],
@@ -663,6 +680,8 @@ def example_view(page: Page, example: dict, checks: dict[str, dict]) -> dict:
         "expect": example["expect"],
         "file": example.get("file", ""),
         "check": check_view(page, check) if check else None,
+        "code": code_pages.check_code(page, check or {"kind": "example", "id": f"example:{page.book.qualify(example['id'])}"},
+                                      example["id"]),
     }
 
 
@@ -773,6 +792,7 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "printed_title": section["title"],
         "chapter": page.link(chapter),
         "line": section.get("line"),
+        "line_link": sources.line_link(page, None, section.get("line")),
         "heading_notes": [footnote_label(r["id"]) for r in restorations if r.get("heading")],
         "attributes": [(key.replace("_", " ").capitalize(), escape(str(value).replace("-", " ")))
                        for key, value in (section.get("attributes") or {}).items()],
@@ -782,11 +802,13 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "mutants_link": f"[see the surviving mutants]({page.href(book.prefix + 'mutants.md', mutants_anchor(ref))})",
         "reason": page.inline(book.rows[ref]["reason"]),
         "text": text,
+        "plots": pictures.section_blocks(page, ref),
         "restorations": [{"id": r["id"], "label": footnote_label(r["id"]), "find": r["find"], "restore": r["restore"],
-                          "evidence": [evidence_view(book, e) for e in r.get("evidence") or []],
+                          "evidence": [evidence_view(book, e, page) for e in r.get("evidence") or []],
                           "reasoning": page.inline(" ".join(str(r.get("reasoning") or "").split()))}
                          for r in restorations],
-        "other_printings": [{"line": p.get("line"), "text": page.text(p.get("text") or "")}
+        "other_printings": [{"line": p.get("line"), "line_link": sources.line_link(page, None, p.get("line")),
+                             "text": page.text(p.get("text") or "")}
                             for p in section.get("other_printings") or []],
         "interpretations": interpretation_views(page, [i for i in book.interpretations if ref in i["refs"]]),
         "findings": finding_views(page, [f for f in book.findings if ref in f["refs"]], checks_by_id),
@@ -828,19 +850,29 @@ def chapter_page(book: Book, env: jinja2.Environment, index: int, backlinks: dic
 
 
 def code_page(books: list[Book], env: jinja2.Environment, file: str) -> tuple[str, str]:
+    """A whole file with line anchors, after what it holds: rule functions, and checks (site/code_pages.py)."""
     path = code_path(file)
     page = Page(books[0], path, f"code {file}")
     source = (REPO_ROOT / file).read_text(encoding="utf-8")
-    functions = sorted({(f.line, f.qualname, book.qualify(ref)) for book in books
+    functions = sorted({(f.line, f.qualname, book.qualify(ref), book.document) for book in books
                         for ref, fs in book.functions.items() for f in fs if f.file == file})
-    context = {
-        "file": file,
-        "functions": [{"link": page.code_link(path, line, f"{qualname.rpartition('.')[2]}, line {line}"),
-                       "section": page.link(ref)} for line, qualname, ref in functions],
-        "source": source.rstrip("\n"),
-        "fence": fence(source),
-    }
-    return path, env.get_template("code.md.j2").render(context)
+    functions = [(line, qualname, page.link(ref), name) for line, qualname, ref, name in functions]
+
+    def counterexample(value: Any) -> str:
+        return tables.counterexample_markdown(value, escape, code_span) if value else ""
+
+    context = code_pages.page_context(page, books, file, functions, check_view, counterexample)
+    return path, env.get_template("code.md.j2").render(
+        {**context, "source": source.rstrip("\n"), "fence": fence(source)})
+
+
+def code_index_page(books: list[Book], env: jinja2.Environment, code_files: list[str]) -> tuple[str, str]:
+    """code/index.md: every code page, by folder."""
+    page = Page(books[0], "code/index.md", "code index")
+    found = code_pages.locator(books[0].library)
+    per_file = {file: len(checks) for file, checks in found.defined_in(books[0].results).items()}
+    return page.path, env.get_template("code_index.md.j2").render(
+        code_pages.index_context(page, code_files, rule_modules(books), per_file))
 
 
 def summary_counts(book: Book) -> dict:
@@ -869,6 +901,7 @@ def ruleset_home_page(book: Book, env: jinja2.Environment, code_files: list[str]
         "restorations": len(book.restorations),
         "examples": len(book.examples),
         "code_files": [{"file": f, "href": page.href(code_path(f))} for f in code_files],
+        "plots": pictures.home_blocks(page),
     }
     return path, env.get_template("ruleset.md.j2").render(context)
 
@@ -886,20 +919,13 @@ def home_page(books: list[Book], env: jinja2.Environment) -> tuple[str, str]:
 
 def ledger_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
     page = Page(book, f"{book.prefix}ledger.md", "coverage ledger")
-    rows = [{"link": page.link(ref, ref),
-             "title": escape(readable_title(book.rows[ref]["title"])), "chapter": book.rows[ref]["chapter"],
-             "row": status_view(book.rows[ref]), "reason": page.inline(book.rows[ref]["reason"])}
-            for ref in book.sections]
-    return page.path, env.get_template("ledger.md.j2").render(
-        {"rows": rows, "summary": coverage.summary(list(book.rows.values()))})
+    return page.path, env.get_template("ledger.md.j2").render(tables.ledger_context(page, book))
 
 
 def results_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
     page = Page(book, f"{book.prefix}results.md", "results")
-    checks = [check_view(page, c) for c in sorted(book.checks(), key=lambda c: str(c.get("id")))]
     return page.path, env.get_template("results.md.j2").render(
-        {"run": book.results is not None, "checks": checks, "counts": summary_counts(book)["checks"],
-         "document": book.document})
+        {"run": book.results is not None, "document": book.document, **tables.results_context(page, book)})
 
 
 def interpretations_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
@@ -948,6 +974,7 @@ def source_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
         "dropped": report.get("dropped") or [],
         "undefined_pages": report.get("undefined_citations") if report.get("chapters") else [],
         "source_link": book.provenance.get("original_name", ""),
+        **sources.report_context(page, book),
     }
     return page.path, env.get_template("source.md.j2").render(context)
 
@@ -960,7 +987,8 @@ def _as_list(value: Any) -> list:
 # Assembling, writing, MkDocs
 
 
-REFERENCE_PAGES = [("Coverage ledger", "ledger.md"), ("Check results", "results.md"), ("Surviving mutants", "mutants.md"),
+REFERENCE_PAGES = [("Glossary", "glossary.md"),
+                   ("Coverage ledger", "ledger.md"), ("Check results", "results.md"), ("Surviving mutants", "mutants.md"),
                    ("Findings", "findings.md"), ("Interpretations", "interpretations.md"),
                    ("Source report", "source.md")]
 
@@ -1072,9 +1100,18 @@ def reviews_index(reviews: list[tuple[str, dict]], env: jinja2.Environment) -> t
     return "reviews/index.md", env.get_template("reviews.md.j2").render({"reviews": rows})
 
 
-def modules(books: list[Book]) -> list[str]:
-    """The rule modules that get a code page: every repository file holding a rule function."""
+def rule_modules(books: list[Book]) -> list[str]:
+    """The rule modules: every repository file holding a rule function."""
     return sorted({f.file for book in books for fs in book.functions.values() for f in fs if code_path(f.file)})
+
+
+def modules(books: list[Book]) -> list[str]:
+    """Every file that gets a code page: the rule modules, the modules they stand on, the files the checks are
+    written in and call (site/code_pages.py)."""
+    files = code_pages.files(books, rule_modules(books))
+    if books:
+        code_pages.locator(books[0].library).files = set(files)  # check links go only to pages that exist
+    return files
 
 
 def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
@@ -1095,14 +1132,20 @@ def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
         for index in range(len(book.chapters)):
             path, text = chapter_page(book, env, index, backlinks)
             pages[path] = text
-        for make in (ledger_page, results_page, mutants_page, findings_page, interpretations_page, source_page):
+        for make in (ledger_page, results_page, mutants_page, findings_page, interpretations_page, source_page,
+                     glossary.glossary_page):
             path, text = make(book, env)
             pages[path] = text
-        path, text = ruleset_home_page(book, env, modules([book]))
+        path, text = ruleset_home_page(book, env, rule_modules([book]))
         pages[path] = text
+        pages.update(sources.text_pages(book, env))
     for file in code_files:
         path, text = code_page(books, env, file)
         pages[path] = text
+    if code_files:
+        path, text = code_index_page(books, env, code_files)
+        pages[path] = text
+    pages.update(pictures.images(books))  # the SVG images the section and home pages show (site/plots.py)
     path, text = home_page(books, env)
     pages[path] = text
     for slug, data in reviews or []:
@@ -1122,7 +1165,8 @@ def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
 
 #: Reference pages whose long tables and prose would swell the search index that every first visit loads (the
 #: sections they list are indexed on their own), like the code pages and the errata reviews.
-UNINDEXED_PAGES = ("ledger.md", "results.md", "mutants.md", "source.md", "interpretations.md", "findings.md")
+UNINDEXED_PAGES = ("ledger.md", "results.md", "mutants.md", "source.md", "interpretations.md", "findings.md",
+                   "glossary.md")
 _BRACKETED = re.compile(r"\[([A-Z][A-Z0-9 \-'+]*)\]")
 
 
@@ -1140,9 +1184,11 @@ def search_meta(books: list[Book], code_files: list[str], pages: dict[str, str])
             meta[book.page_path(chapter["number"])] = {"tags": [chapter["number"]]}
         for name in UNINDEXED_PAGES:
             if f"{book.prefix}{name}" in pages:
-                meta[f"{book.prefix}{name}"] = {"search": {"exclude": True}}
+                meta[f"{book.prefix}{name}"] = {"search": {"exclude": True}, **tables.FRONT_MATTER.get(name, {})}
     for path in [*map(code_path, code_files), *(p for p in pages if p.startswith("reviews/"))]:
         meta[path] = {"search": {"exclude": True}}
+    for path in map(code_path, code_files):
+        meta[path]["hide"] = ["toc"]  # a whole file needs the page's width (site/code_pages.py)
     return meta
 
 
@@ -1156,8 +1202,8 @@ def nav(books: list[Book], code_files: list[str], reviews: list[tuple[str, dict]
             entries += [{book.label(ref): book.page_path(ref)} for ref in chapter["refs"]]
             chapters.append({book.label(chapter["number"]): entries})
         reference = [{title: f"{book.prefix}{path}"} for title, path in REFERENCE_PAGES]
-        areas.append({book.short_title: [f"{book.prefix}index.md", *chapters, *reference]})
-    code = [{"Code": [{file: code_path(file)} for file in code_files]}] if code_files else []
+        areas.append({book.short_title: [f"{book.prefix}index.md", *chapters, *reference, *sources.nav_entries(book)]})
+    code = code_pages.nav(code_files)
     errata = [{"Errata reviews": ["reviews/index.md", *({f"{d.get('old', '?')} → {d.get('new', '?')}": f"reviews/{slug}.md"}
                                                         for slug, d in reviews or [])]}]
     return [{"Home": "index.md"}, *areas, *errata, *code]
@@ -1277,6 +1323,7 @@ def mkdocs_build(config: Path, section_urls: set[str] | None = None) -> Path:
             problems = problems or [line.strip() for line in output[-5:] if line.strip()]
             raise SiteError(f"mkdocs build --strict failed for {config}: " + " | ".join(problems))
         trim_search_index(tmp, section_urls or set())
+        not_found.relative_links(tmp)  # 404.html: relative links, so it works from a file and at any depth
         _swap_in(tmp, site)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -1370,7 +1417,7 @@ def serve(site: Path, port: int = 8000) -> int:
     import functools
     import http.server
 
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler = functools.partial(not_found.Handler, directory=str(site))  # a missing file gets 404.html
     try:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as error:

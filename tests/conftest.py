@@ -60,3 +60,105 @@ def built(tmp_path_factory) -> Path:
     site = generate.build(build)
     assert site == build / "site"
     return build
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Headless Chromium on the built site (owned by tests/test_site_browser.py; any tests/test_site_*.py may use it)
+#
+#   def test_something(browser_page):
+#       page = browser_page.open("core/05.02.html")             # file:// (the default), a Playwright Page
+#       page = browser_page.open("core/05.02.html", base=site_server, width=400, dark=True)  # over HTTP
+#       browser_page.requests, browser_page.errors              # every URL asked for; JavaScript errors
+#
+# Debian's Chromium (/usr/bin/chromium) through playwright, never a downloaded browser. When it is missing the
+# tests FAIL with one sentence saying how to install it (`rules40k browser-setup`), they do not skip.
+# ---------------------------------------------------------------------------------------------------------------
+
+import re as _re
+
+#: An address outside this machine: any http(s)/ws(s)/ftp URL not on 127.0.0.1 or localhost.
+OUTSIDE = _re.compile(r"^(?:https?|wss?|ftp)://(?!(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?(?:/|$))", _re.I)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (a Playwright Browser), one per test file: Playwright's sync API keeps an asyncio loop
+    running in this thread while it lives, so asyncio.run() in a later test file (Dask) would fail; it starts
+    in about a second."""
+    from rules40k import browser as chromium
+
+    problem = chromium.missing()  # a failure saying how to install it, never a skip
+    if problem:
+        pytest.fail(f"headless Chromium is needed for the browser tests: {problem}", pytrace=False)
+    driver, instance = chromium.start()
+    yield instance
+    chromium.stop(driver, instance)
+
+
+class SitePage:
+    """A fresh page in its own browser context (cold cache, empty localStorage) on the built site. Records every
+    URL the page, its frames and workers ask for (``requests``) and every uncaught JavaScript error (``errors``);
+    a request to an outside host is recorded and aborted, so a test never reaches the network."""
+
+    def __init__(self, browser, site: Path) -> None:
+        self.site = site
+        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.context.route(OUTSIDE, lambda route: route.abort())
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def url(self, path: str = "index.html", base: str | None = None) -> str:
+        """The address of a built page: file:// by default, or under ``base`` (e.g. the ``site_server`` URL)."""
+        root = base or self.site.as_uri() + "/"
+        return root.rstrip("/") + "/" + path.lstrip("/")
+
+    def open(self, path: str = "index.html", base: str | None = None, width: int | None = None,
+             height: int = 1000, dark: bool | None = None):
+        """Go to a built page by its path relative to the site (``core/05.02.html``) and return the Page;
+        ``width`` sets the viewport, ``dark`` emulates the system's dark (True) or light (False) preference."""
+        if width:
+            self.page.set_viewport_size({"width": width, "height": height})
+        if dark is not None:
+            self.page.emulate_media(color_scheme="dark" if dark else "light")
+        self.page.goto(self.url(path, base))
+        return self.page
+
+    def outside(self) -> list[str]:
+        """The requests that left this machine (aborted, but asked for)."""
+        return [url for url in self.requests if OUTSIDE.match(url)]
+
+    def __getattr__(self, name):  # browser_page.locator(...) and the like reach the Page
+        return getattr(self.page, name)
+
+
+@pytest.fixture
+def browser_page(browser, built):
+    """A fresh page on the built site; see SitePage (``.open(path)``, ``.page``, ``.requests``, ``.errors``)."""
+    page = SitePage(browser, built / "site")
+    yield page
+    page.context.close()
+
+
+@pytest.fixture(scope="session")
+def site_server(built):
+    """The built site over HTTP on a free port of 127.0.0.1 (as `rules40k site --serve` serves it, a missing
+    file answered with the site's 404 page); returns its root URL, ``http://127.0.0.1:PORT/``."""
+    import functools
+    import http.server
+    import threading
+
+    from rules40k_site import not_found
+
+    class Quiet(not_found.Handler):
+        def log_message(self, format, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(built / "site")))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
