@@ -1335,6 +1335,7 @@ def mkdocs_build(config: Path, section_urls: set[str] | None = None) -> Path:
 #: beside it. The verification below it (code, examples, checks) is found through its own pages, and would
 #: otherwise make the index that every first visit loads several megabytes.
 SEARCHED_PARTS = ("", "rule-text", "printed-beside-the-rule")
+ATTRIBUTION_START = "<p>Quoted verbatim from"  # section.md.j2's attribution line, the end of what is searched
 
 
 def trim_search_index(site: Path, sections: set[str]) -> None:
@@ -1350,8 +1351,10 @@ def trim_search_index(site: Path, sections: set[str]) -> None:
         if page not in sections:
             kept.append(entry)
         elif anchor in SEARCHED_PARTS:
-            # the page's own entry is found by its title and tags; its text is only the status line
-            kept.append({**entry, "text": ""} if not anchor else entry)
+            # the page's own entry is found by its title and tags (its text is only the status line); the rule
+            # text ends where the attribution below the quote begins
+            text = "" if not anchor else entry["text"].split(ATTRIBUTION_START, 1)[0].rstrip()
+            kept.append({**entry, "text": text})
     index["docs"] = kept
     data = json.dumps(index, ensure_ascii=False, separators=(",", ":"))
     index_file.write_text(data, encoding="utf-8")
