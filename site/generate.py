@@ -1178,8 +1178,13 @@ def search_meta(books: list[Book], code_files: list[str], pages: dict[str, str])
     for book in books:
         for ref, section in book.sections.items():
             names = _BRACKETED.findall(section["title"]) + _BRACKETED.findall(section.get("heading") or "")
-            tags = [ref, *names, *(f.qualname.rpartition(".")[2] for f in book.functions.get(ref, []))]
+            # a printed number is what a reader types; a slug ("usr/battle-shock-tests") is not, and its words
+            # would outrank the section that defines them
+            number = [ref] if spec.SECTION_REF.match(ref) else []
+            tags = [*number, *names, *(f.qualname.rpartition(".")[2] for f in book.functions.get(ref, []))]
             meta[book.page_path(ref)] = {"tags": list(dict.fromkeys(tags))}
+            if book.document == spec.DEFAULT_RULESET:
+                meta[book.page_path(ref)]["search"] = {"boost": 2}  # the Core Rules before the documents checked against them
         for chapter in book.chapters:
             meta[book.page_path(chapter["number"])] = {"tags": [chapter["number"]]}
         for name in UNINDEXED_PAGES:

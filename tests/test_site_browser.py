@@ -129,9 +129,6 @@ def test_search_from_a_file_puts_the_right_page_first(browser_page, query, first
     assert page_of(search(page, query)[0]) == first
 
 
-@pytest.mark.xfail(strict=True, reason="search ranks three quick-reference claims (their slug tags hold 'battle' "
-                   "and 'shocked') above Core Rules 01.07/08.03 for the hyphenated query; 'battle shock' finds "
-                   "01.07 first")
 def test_search_for_a_hyphenated_name_finds_its_core_section(browser_page):
     page = browser_page.open(SECTION)
     assert page_of(search(page, "Battle-shock")[0]) in ("core/01.07.html", "core/08.03.html")
