@@ -51,7 +51,7 @@ def _totals(data: dict) -> tuple[int, int]:
 # -- Exact distributions ---------------------------------------------------------------------------
 
 
-@pytest.mark.refs("05.04")
+@pytest.mark.refs("01.05", "05.04")
 @given(s.scenarios())
 def test_distributions_are_exact_and_bounded(data):
     """01.05/05.04: the outcome distributions sum to exactly 1 and stay within the unit.

@@ -74,6 +74,23 @@ def qualify(ruleset_name: str, ref: str) -> str:
     return ref if ruleset_name == DEFAULT_RULESET else f"{ruleset_name}:{ref}"
 
 
+def held_documents(root: Path = SPEC_ROOT) -> dict[str, dict]:
+    """Every document spec/sources/ keeps a copy of, by the seed file name it arrived as: its provenance, with
+    ``path`` (the copy) added. A document two rulesets were ingested from (002) is listed under the first ruleset
+    in spec/rulesets.yaml order; a ruleset's own document comes before its other printings."""
+    order = {name: index for index, name in enumerate(rulesets(root))}
+    found = []
+    for path in sorted((root / "sources").glob("*.yaml")):
+        provenance = load_yaml(path) or {}
+        if isinstance(provenance, dict) and provenance.get("original_name") and provenance.get("file"):
+            rank = (order.get(provenance.get("document"), len(order)), bool(provenance.get("printing")), path.name)
+            found.append((rank, {**provenance, "path": root / "sources" / provenance["file"]}))
+    held: dict[str, dict] = {}
+    for _, provenance in sorted(found, key=lambda item: item[0]):
+        held.setdefault(str(provenance["original_name"]), provenance)
+    return held
+
+
 def load_yaml(path: Path) -> Any:
     with open(path, encoding="utf-8") as handle:
         return yaml.load(handle, Loader=_Loader)

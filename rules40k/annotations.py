@@ -316,6 +316,42 @@ def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, di
     return {"sections": out, "chapters": chapters}
 
 
+def check_evidence(document: str = "core", root: Path = SPEC_ROOT) -> int:
+    """Every piece of evidence (restorations, interpretations, findings) quotes a document spec/sources/ keeps, on
+    the line it cites, so a reader can follow it to that line on the site; returns how many were checked. Run
+    after the loaders, which check the fields."""
+    held = spec.held_documents(root)
+    texts: dict[str, list[str]] = {}
+    base = annotations_dir(document, root)
+    checked = 0
+    for path in [base / "restorations.yaml", *_files(document, root, "interpretations"),
+                 *_files(document, root, "findings")]:
+        for index, entry in enumerate(_load(path, list), 1):
+            for position, item in enumerate(entry.get("evidence") or []):
+                name, line = item["document"], item["line"]
+                if name not in held:
+                    raise _problem(path, index, entry, ("evidence", position, "document"),
+                                   f"evidence[{position}] quotes {name!r}, which {root / 'sources'} does not keep "
+                                   "(keep a copy with `rules40k ingest --printing`)")
+                if name not in texts:
+                    try:
+                        texts[name] = held[name]["path"].read_text(encoding="utf-8").split("\n")
+                    except (OSError, UnicodeDecodeError) as error:
+                        raise AnnotationError(f"{held[name]['path']}: the kept copy of {name} cannot be read "
+                                              f"({getattr(error, 'strerror', None) or error})") from None
+                lines = texts[name]
+                total = len(lines) - (lines[-1] == "")
+                if line > total:
+                    raise _problem(path, index, entry, ("evidence", position, "line"),
+                                   f"evidence[{position}].line {line} is past the end of {name} ({total} lines)")
+                if item["quote"].replace("**", "") not in lines[line - 1].replace("**", ""):
+                    raise _problem(path, index, entry, ("evidence", position, "quote"),
+                                   f"evidence[{position}].quote is not on line {line} of {name}, which reads "
+                                   f"{shown(lines[line - 1])}")
+                checked += 1
+    return checked
+
+
 def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     """Worked examples as data, from every file in annotations/examples/."""
     folder = annotations_dir(document, root) / "examples"

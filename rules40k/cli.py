@@ -54,6 +54,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     name = _ruleset_name(args, default=None)
     if name is None:
         raise UsageError("say which ruleset the document is with --ruleset (e.g. --ruleset core)")
+    if args.printing:
+        kept = ingest.keep_printing(Path(args.document), name, args.printing, Path(args.spec), args.title or "")
+        print(f"Kept {args.document} as {args.spec}/sources/{kept['file']} (another printing of {name}, "
+              f"sha256 {kept['sha256']}); its sections are not ingested.")
+        return 0
+    if args.title:
+        raise UsageError("--title names a kept printing; it goes with --printing")
     report = ingest.write_spec(Path(args.document), name, Path(args.spec))
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
@@ -847,6 +854,10 @@ def parser() -> argparse.ArgumentParser:
     _ruleset_option(p, "which ruleset the document is (core, missionpack, ninth; see spec/rulesets.yaml)")
     p.add_argument("--spec", default=str(SPEC_ROOT), help="spec folder to write (default: the repository's spec/)")
     p.add_argument("--json", action="store_true", help="print the ingest report as JSON")
+    p.add_argument("--printing", metavar="NAME",
+                   help="only keep a copy of another printing of the ruleset that its evidence quotes, as "
+                        "spec/sources/<ruleset>-NAME.txt (its sections are not ingested)")
+    p.add_argument("--title", help="with --printing: the kept document's title")
     p.set_defaults(run=cmd_ingest)
 
     p = verbs.add_parser("show", help="print a section's text, status and functions")

@@ -962,3 +962,48 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
         shutil.rmtree(staging, ignore_errors=True)
     spec_access.sections.cache_clear()
     return report
+
+
+PRINTING = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def keep_printing(document: Path, document_name: str, printing: str, spec_root: Path, title: str = "") -> dict:
+    """Keep a copy of another printing of a ruleset's rules that its evidence quotes, without encoding its sections
+    (spec/sources/<ruleset>-<printing>.txt and its provenance), so every quoted line can be checked and shown.
+
+    All or nothing, like write_spec: the two files are written aside and moved into place together."""
+    try:
+        spec_access.ruleset(document_name)
+    except spec_access.RulesetError as error:
+        raise IngestError(str(error)) from None
+    if not PRINTING.match(printing):
+        raise IngestError(f"the printing name {printing!r} must be lower-case words joined by hyphens (e.g. web)")
+    read_document(document)  # readable and UTF-8, or one sentence
+    raw = document.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    stem = f"{document_name}-{printing}"
+    provenance = {
+        "document": document_name,
+        "printing": printing,
+        "file": f"{stem}.txt",
+        "original_name": document.name,
+        "sha256": digest,
+        "title": title,
+        "role": "another printing of this ruleset's rules, kept because evidence on this site quotes it; its "
+                "sections are not ingested",
+    }
+    sources = spec_root / "sources"
+    sources.mkdir(parents=True, exist_ok=True)
+    for kept in sorted(sources.glob("*.yaml")):
+        known = spec_access.load_yaml(kept) or {}
+        if known.get("sha256") == digest and kept.stem != stem:
+            raise IngestError(f"{document} is already kept as {kept} (same sha256)")
+    staging = Path(tempfile.mkdtemp(prefix=".ingest-", dir=spec_root))
+    try:
+        shutil.copyfile(document, staging / f"{stem}.txt")
+        (staging / f"{stem}.yaml").write_text(dump_yaml(provenance), encoding="utf-8")
+        for name in (f"{stem}.txt", f"{stem}.yaml"):
+            os.replace(staging / name, sources / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return provenance

@@ -79,3 +79,4 @@ def validate(names: list[str] | None = None, root: Path | None = None) -> None:
             ingest_sections.SectionsLayout.load(folder / "layout.yaml")
         for loader in dict.fromkeys(LOADERS.values()):  # each loader once; an absent file reads as empty
             loader(name, root)
+        annotations.check_evidence(name, root)  # the quotes, against the documents spec/sources/ keeps

@@ -33,10 +33,9 @@ from rules import spec
 
 REPO_ROOT = spec.SPEC_ROOT.parent
 
-#: The anchor a check's link points at: the line's own span (pymdownx.highlight ``line_spans``), so the line is
-#: the ``:target`` and is highlighted by plain CSS. Rule-function links use the line-number anchor
-#: (generate.CODE_LINE_ANCHOR), highlighted through ``:has()``; both name the first code block of the page.
-CHECK_LINE_ANCHOR = "__span-0-{line}"
+#: The anchor of a line on a code page: the line's own span (pymdownx.highlight ``line_spans``) in the page's
+#: first code block, so the line is the ``:target`` and plain CSS highlights it. Every link to a line of code uses it.
+CODE_LINE_ANCHOR = "__span-0-{line}"
 
 #: The modules the rule functions stand on, shown whenever rule modules are: the dual concrete/z3 operations
 #: and decision tables, exact dice, the calculator and the dice-rolling simulation its properties compare with.
@@ -352,14 +351,12 @@ def check_code(page, check: dict, label: str | None = None) -> dict:
 def line_link(page, target: str, line: int, label_html: str, title: str = "") -> str:
     """A raw HTML link to a line of a code page (relative, so the site works from file:// and over HTTP);
     ``label_html`` is already HTML, ``title`` (the file and line) shows on hover."""
-    there, here = _url(target), _url(page.path)
+    from rules40k_site.generate import url_of
+
+    there, here = url_of(target), url_of(page.path)
     href = "" if there == here else posixpath.relpath(there, posixpath.dirname(here) or ".")
     hover = f' title="{html.escape(title)}"' if title else ""
-    return f'<a href="{html.escape(href)}#{CHECK_LINE_ANCHOR.format(line=line)}"{hover}>{label_html}</a>'
-
-
-def _url(path: str) -> str:
-    return path[:-3] + ".html"
+    return f'<a href="{html.escape(href)}#{CODE_LINE_ANCHOR.format(line=line)}"{hover}>{label_html}</a>'
 
 
 # ---------------------------------------------------------------------------

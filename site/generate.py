@@ -58,7 +58,6 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 ASSETS = Path(__file__).resolve().parent / "assets"  # copied as they are to the site's assets/ folder
 MKDOCS_CONFIG = REPO_ROOT / "mkdocs.yml"
 STYLESHEET = "assets/rules40k.css"  # named in mkdocs.yml (extra_css)
-CODE_LINE_ANCHOR = "__codelineno-0-{line}"  # pymdownx.highlight anchor_linenums, first block of a page
 
 
 class SiteError(ValueError):
@@ -459,14 +458,8 @@ class Page:
         return f"{rel}#{anchor}" if anchor else rel
 
     def code_link(self, target: str, line: int, label: str) -> str:
-        """A raw HTML link to a line of a code page.
-
-        The line anchors live inside a highlighted block, which MkDocs cannot see when it
-        validates anchors, so these links bypass its check; tests/test_site.py checks them.
-        """
-        there = url_of(target)
-        href = "" if there == url_of(self.path) else posixpath.relpath(there, posixpath.dirname(url_of(self.path)) or ".")
-        return f'<a href="{html.escape(href)}#{CODE_LINE_ANCHOR.format(line=line)}">{html.escape(label)}</a>'
+        """A raw HTML link to a line of a code page (see code_pages.line_link)."""
+        return code_pages.line_link(self, target, line, html.escape(label))
 
     def link(self, ref: str, label: str | None = None) -> str:
         """A Markdown link to a reference's page (label defaults to "05.02 Wound Rolls")."""

@@ -35,16 +35,6 @@ _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
 PAGE_LINES = 300
 MIN_PAGE_LINES = 100
 
-#: Documents that evidence cites but no ruleset ingests, so the repository holds no copy of them to show (names,
-#: descriptions and digests from the seeds' README and ``sha256sum``; tests check them where the seeds are present).
-UNHELD_DOCUMENTS = {
-    "003_c70556b5c2348838.txt": {
-        "title": "Warhammer 40,000 Basic Rules (earlier edition), web-page style summary",
-        "sha256": "b6cc5b66f63f88bb65127e8d4541d4e55d605ffdfb457e7e3081aa653b2ec9d5",
-    },
-}
-
-
 class SourceError(ValueError):
     """Evidence cites a line its document does not have; generate turns it into a SiteError."""
 
@@ -126,15 +116,22 @@ def marked_line(raw: str) -> str | None:
 
 @dataclass
 class SourceText:
-    """A ruleset's ingested document: its lines, the text pages they are split into, and the markup of its lines."""
+    """A document spec/sources/ keeps for a ruleset: its lines, the text pages they are split into, and the markup
+    of its lines. Its folder is ``text`` for the ruleset's own document, ``text-<printing>`` for another printing."""
 
     document: str  # the ruleset
+    folder: str
     file: str  # under spec/sources/
     original_name: str  # the seed file it is a copy of
+    title: str
     sha256: str
     lines: list[str]
     pages: list[tuple[int, int]]  # first and last line of each text page
     marks: dict[str, str] = field(default_factory=dict)  # cleaned line -> the same with the book's markup
+
+    @property
+    def own(self) -> bool:
+        return self.folder == "text"
 
     def page_of(self, line: int) -> tuple[int, int]:
         for first, last in self.pages:
@@ -143,28 +140,54 @@ class SourceText:
         raise SourceError(f"line {line} of {self.original_name or self.file}, which has {len(self.lines)} lines")
 
 
-_CACHE: dict[tuple, SourceText | None] = {}
+_CACHE: dict[tuple, SourceText] = {}
 
 
-def source_text(book: "Book") -> SourceText | None:
-    """The document a ruleset was ingested from (spec/sources/<ruleset>.txt); None when it is not there."""
-    path = spec.SPEC_ROOT / "sources" / (book.provenance.get("file") or f"{book.document}.txt")
+def _read(document: str, folder: str, provenance: dict, starts: tuple[int, ...]) -> SourceText | None:
+    """A kept document (cached by its file's size and time), or None when its file is not there."""
+    path = spec.SPEC_ROOT / "sources" / provenance["file"]
     try:
         stat = path.stat()
     except OSError:
         return None
-    starts = tuple(sorted({s["line"] for s in book.sections.values() if isinstance(s.get("line"), int)}))
-    key = (book.document, str(path), stat.st_mtime_ns, stat.st_size, starts)
+    key = (document, folder, str(path), stat.st_mtime_ns, stat.st_size, starts)
     if key not in _CACHE:
         data = path.read_bytes()
         lines = data.decode("utf-8").split("\n")
         if lines and lines[-1] == "":
             lines.pop()  # the final newline ends the last line; it does not start another
         _CACHE[key] = SourceText(
-            document=book.document, file=path.name, original_name=book.provenance.get("original_name") or path.name,
+            document=document, folder=folder, file=path.name,
+            original_name=provenance.get("original_name") or path.name, title=provenance.get("title") or path.name,
             sha256=hashlib.sha256(data).hexdigest(), lines=lines, pages=page_ranges(len(lines), list(starts)),
             marks=_marks(lines))
     return _CACHE[key]
+
+
+def source_text(book: "Book") -> SourceText | None:
+    """The document a ruleset was ingested from (spec/sources/<ruleset>.txt); None when it is not there."""
+    starts = tuple(sorted({s["line"] for s in book.sections.values() if isinstance(s.get("line"), int)}))
+    provenance = {**book.provenance, "file": book.provenance.get("file") or f"{book.document}.txt",
+                  "title": book.source_title}
+    return _read(book.document, "text", provenance, starts)
+
+
+def printings(book: "Book") -> list[SourceText]:
+    """The other printings of a ruleset's rules that spec/sources/ keeps (``rules40k ingest --printing``), by
+    printing name: evidence quotes them, their sections are not ingested."""
+    out = []
+    for provenance in spec.held_documents().values():
+        if provenance.get("document") == book.document and provenance.get("printing"):
+            text = _read(book.document, f"text-{provenance['printing']}", provenance, ())
+            if text is not None:
+                out.append(text)
+    return sorted(out, key=lambda text: text.folder)
+
+
+def texts(book: "Book") -> list[SourceText]:
+    """Every document shown in a ruleset's area: its own first, then its other printings."""
+    own = source_text(book)
+    return ([own] if own is not None else []) + printings(book)
 
 
 def page_ranges(total: int, starts: list[int]) -> list[tuple[int, int]]:
@@ -212,22 +235,21 @@ def mark(book: "Book", line: str) -> str:
 # Pages and links
 
 
-def text_page_path(book: "Book", first: int) -> str:
-    return f"{book.prefix}text/{first:04d}.md"
+def text_page_path(book: "Book", text: SourceText, first: int) -> str:
+    return f"{book.prefix}{text.folder}/{first:04d}.md"
 
 
 def holder(book: "Book", name: str | None) -> tuple["Book", SourceText] | None:
-    """The ruleset of this build that holds a seed document (this one first), with its text; None for the
-    ruleset's own document when it has no text file, or for a document no ruleset of the build ingests."""
-    if name is None or book.provenance.get("original_name") == name:
-        text = source_text(book)
-        if text is not None or name is None:
-            return (book, text) if text is not None else None
-    for _, other in sorted(book.library.items()):
-        if other is not book and other.provenance.get("original_name") == name:
-            text = source_text(other)
-            if text is not None:
-                return other, text
+    """The ruleset of this build that shows a seed document (this one first), with its text; None when no ruleset
+    of the build shows it (or, for ``name`` None, the ruleset's own document is not kept)."""
+    if name is None:
+        own = source_text(book)
+        return (book, own) if own is not None else None
+    others = [other for _, other in sorted(book.library.items()) if other is not book]
+    for candidate in [book, *others]:
+        for text in texts(candidate):
+            if text.original_name == name:
+                return candidate, text
     return None
 
 
@@ -239,7 +261,7 @@ def line_href(page: "Page", name: str | None, line: int) -> str | None:
         return None
     book, text = found
     first, _ = text.page_of(int(line))
-    return page.href(text_page_path(book, first), f"L{line}")
+    return page.href(text_page_path(book, text, first), f"L{line}")
 
 
 def line_link(page: "Page", name: str | None, line: Any, label: str | None = None) -> str:
@@ -257,11 +279,9 @@ def line_link(page: "Page", name: str | None, line: Any, label: str | None = Non
 
 
 def title_of(book: "Book", name: str) -> str:
-    """How evidence names a seed document: the title of the ruleset holding it, else its file name."""
+    """How evidence names a seed document: its title where a ruleset of the build shows it, else its file name."""
     found = holder(book, name)
-    if found is not None:
-        return found[0].source_title
-    return UNHELD_DOCUMENTS.get(name, {}).get("title") or name
+    return found[1].title if found is not None else name
 
 
 def quote_markdown(quote: str, escape) -> str:
@@ -279,46 +299,48 @@ def _line_html(number: int, raw: str, targets: list[tuple[str, str]]) -> str:
 
 
 def text_pages(book: "Book", env) -> list[tuple[str, str]]:
-    """The pages showing a ruleset's document, line by line, each line anchored (#L123) and numbered."""
+    """The pages showing each document of a ruleset's area, line by line, each line anchored (#L123) and numbered;
+    in its own document, a section's first line links to the section."""
     from rules40k_site.generate import Page, url_of
 
-    text = source_text(book)
-    if text is None:
-        return []
     starts: dict[int, list[str]] = {}
     for ref, section in book.sections.items():
         if isinstance(section.get("line"), int):
             starts.setdefault(section["line"], []).append(ref)
     out = []
-    for index, (first, last) in enumerate(text.pages):
-        path = text_page_path(book, first)
-        page = Page(book, path, f"source text {first}")
+    for text in texts(book):
+        for index, (first, last) in enumerate(text.pages):
+            path = text_page_path(book, text, first)
+            page = Page(book, path, f"source text {first}")
 
-        def here(target: str) -> str:
-            return posixpath.relpath(url_of(target), posixpath.dirname(url_of(path)))
+            def here(target: str) -> str:
+                return posixpath.relpath(url_of(target), posixpath.dirname(url_of(path)))
 
-        lines = []
-        for number in range(first, last + 1):
-            targets = [(book.label(ref), here(book.page_path(ref))) for ref in book.sort_refs(starts.get(number, []))]
-            lines.append(_line_html(number, text.lines[number - 1], targets))
-        pager = [{"label": f"{a}–{b}", "href": page.href(text_page_path(book, a)), "current": a == first}
-                 for a, b in text.pages]
-        out.append((path, env.get_template("source_text.md.j2").render({
-            "title": book.short_title, "first": first, "last": last, "total": len(text.lines), "text": text,
-            "lines": "\n".join(lines), "pager": pager,
-            "previous": pager[index - 1] if index > 0 else None,
-            "next": pager[index + 1] if index + 1 < len(pager) else None,
-            "report": page.href(f"{book.prefix}source.md"),
-        })))
+            lines = []
+            for number in range(first, last + 1):
+                refs = book.sort_refs(starts.get(number, [])) if text.own else []
+                lines.append(_line_html(number, text.lines[number - 1],
+                                        [(book.label(ref), here(book.page_path(ref))) for ref in refs]))
+            pager = [{"label": f"{a}–{b}", "href": page.href(text_page_path(book, text, a)), "current": a == first}
+                     for a, b in text.pages]
+            out.append((path, env.get_template("source_text.md.j2").render({
+                "title": book.short_title if text.own else text.title, "first": first, "last": last,
+                "total": len(text.lines), "text": text, "lines": "\n".join(lines), "pager": pager,
+                "previous": pager[index - 1] if index > 0 else None,
+                "next": pager[index + 1] if index + 1 < len(pager) else None,
+                "report": page.href(f"{book.prefix}source.md"),
+            })))
     return out
 
 
 def nav_entries(book: "Book") -> list[dict]:
-    """The text pages in the navigation, under the ruleset's reference pages."""
-    text = source_text(book)
-    if text is None:
-        return []
-    return [{"Source text": [{f"Lines {a}–{b}": text_page_path(book, a)} for a, b in text.pages]}]
+    """The text pages in the navigation, under the ruleset's reference pages: its own document's, then each
+    other printing's."""
+    entries = []
+    for text in texts(book):
+        label = "Source text" if text.own else f"Source text: {text.folder.removeprefix('text-')} printing"
+        entries.append({label: [{f"Lines {a}–{b}": text_page_path(book, text, a)} for a, b in text.pages]})
+    return entries
 
 
 def cited_documents(book: "Book") -> list[str]:
@@ -331,9 +353,14 @@ def cited_documents(book: "Book") -> list[str]:
     return sorted(names)
 
 
+def _pages(page: "Page", book: "Book", text: SourceText) -> list[dict]:
+    return [{"label": f"{a}–{b}", "href": page.href(text_page_path(book, text, a))} for a, b in text.pages]
+
+
 def report_context(page: "Page", book: "Book") -> dict:
-    """What the source report adds: which seed file the ruleset's text is (and its digest), its text pages, every
-    other document its evidence cites and where that one is shown, and line links for the report's line numbers."""
+    """What the source report adds: which seed file the ruleset's text is (and its digest), its text pages, the
+    other printings kept for it, every other document its evidence cites and where that one is shown, and line
+    links for the report's line numbers."""
     text = source_text(book)
     own = book.provenance.get("original_name")
     documents = []
@@ -343,13 +370,11 @@ def report_context(page: "Page", book: "Book") -> dict:
         found = holder(book, name)
         if found is not None:
             other, other_text = found
-            documents.append({"name": name, "title": other.source_title, "sha256": other_text.sha256,
+            documents.append({"name": name, "title": other_text.title, "sha256": other_text.sha256,
                               "report": page.href(other.prefix + "source.md"),
-                              "text": page.href(text_page_path(other, other_text.pages[0][0]))})
+                              "text": page.href(text_page_path(other, other_text, other_text.pages[0][0]))})
         else:
-            known = UNHELD_DOCUMENTS.get(name, {})
-            documents.append({"name": name, "title": known.get("title", ""), "sha256": known.get("sha256", ""),
-                              "report": None, "text": None})
+            documents.append({"name": name, "title": "", "sha256": "", "report": None, "text": None})
 
     def link(line: Any) -> str:
         return line_link(page, None, line, str(line))
@@ -360,8 +385,10 @@ def report_context(page: "Page", book: "Book") -> dict:
         "matches": text is not None and text.sha256 == book.provenance.get("sha256"),
         "held": f"spec/sources/{text.file}" if text else "",
         "lines_total": len(text.lines) if text else 0,
-        "text_pages": [{"label": f"{a}–{b}", "href": page.href(text_page_path(book, a))}
-                       for a, b in (text.pages if text else [])],
+        "text_pages": _pages(page, book, text) if text else [],
+        "printings": [{"name": p.original_name, "title": p.title, "held": f"spec/sources/{p.file}",
+                       "sha256": p.sha256, "lines_total": len(p.lines), "text_pages": _pages(page, book, p)}
+                      for p in printings(book)],
         "documents": documents,
         "line_link": link,
     }

@@ -313,10 +313,7 @@ def check_id_link(page, check: dict) -> str:
     target = code_pages.code_page_path(place.file) if place else None
     if target is None or (found.files is not None and place.file not in found.files):
         return shown
-    here = posixpath.dirname(generate.url_of(page.path)) or "."
-    href = posixpath.relpath(generate.url_of(target), here)
-    anchor = code_pages.CHECK_LINE_ANCHOR.format(line=place.line)
-    return f'<a href="{html.escape(href)}#{anchor}">{shown}</a>'  # lean: a thousand rows carry one each
+    return code_pages.line_link(page, target, place.line, shown)  # no hover title: a thousand rows carry one each
 
 
 def finding_anchor(finding_id: str) -> str:

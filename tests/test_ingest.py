@@ -520,38 +520,88 @@ def test_core_rules_document_is_the_000_seed():
     assert provenance["original_name"] == CORE_NAME
 
 
-def _evidence() -> list:
-    """Every piece of evidence in restorations, interpretations and findings (single files and folders)."""
-    from rules import spec as spec_access
+def test_every_evidence_quote_is_on_the_line_it_cites_in_a_kept_copy():
+    """validate's evidence check (annotations.check_evidence) passes on the real annotations, and counts every
+    piece of evidence of every ruleset: each quotes a document spec/sources/ keeps, on the line it cites."""
     from rules40k import annotations
 
-    cases = []
     for name in spec_access.rulesets():
-        sources = {"restorations": annotations.restorations(name),
-                   "interpretations": annotations.interpretations(name),
-                   "findings": annotations.findings(name)}
-        for kind, entries in sources.items():
-            for entry in entries:
-                for item in entry["evidence"]:
-                    cases.append(pytest.param(item, id=f"{name}:{kind}:{entry['id']}:{item['document'][:3]}:{item['line']}"))
-    return cases
+        total = sum(len(entry["evidence"]) for kind in ("restorations", "interpretations", "findings")
+                    for entry in getattr(annotations, kind)(name))
+        assert annotations.check_evidence(name) == total > 0, name
 
 
-@pytest.mark.parametrize("evidence", _evidence())
-def test_evidence_quote_is_on_the_cited_line(evidence):
-    name = evidence["document"]
-    if name == CORE_NAME:
-        path = CORE_TXT
-    else:
-        if not SEEDS.is_dir():
-            pytest.skip(f"{SEEDS} (../shared/seeds relative to {REPO_ROOT}) is absent; cannot check {name}")
-        path = SEEDS / name
-    assert path.exists(), f"evidence cites {name}, which is not in {path.parent}"
-    lines = path.read_text(encoding="utf-8").split("\n")
-    assert 1 <= evidence["line"] <= len(lines)
-    line = lines[evidence["line"] - 1].replace("**", "")
-    quote = evidence["quote"].replace("**", "")
-    assert quote in line, f"{name} line {evidence['line']} is {line!r}, not quoting {quote!r}"
+@pytest.fixture
+def spec_copy(tmp_path: Path) -> Path:
+    """A copy of the whole spec/ folder, to break."""
+    root = tmp_path / "spec"
+    shutil.copytree(SPEC, root)
+    return root
+
+
+def _break_restoration(root: Path, change) -> Path:
+    path = root / "core" / "annotations" / "restorations.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(change(text), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: t.replace("{document: 003_c70556b5c2348838.txt, line: 483,", "{document: 009_nothing.txt, line: 483,",
+                         1), r"evidence\[\d\] quotes '009_nothing.txt', which .*sources does not keep \(keep a copy with "),
+    (lambda t: t.replace("line: 483,", "line: 4830,", 1), r"evidence\[\d\]\.line 4830 is past the end of "
+                                                         r"003_c70556b5c2348838.txt \(679 lines\)"),
+    (lambda t: t.replace("line: 483,", "line: 482,", 1), r"evidence\[\d\]\.quote is not on line 482 of "
+                                                        r"003_c70556b5c2348838.txt, which reads"),
+], ids=["document not kept", "line past the end", "quote not on the line"])
+def test_bad_evidence_is_one_sentence_naming_file_and_line(spec_copy, change, message):
+    from rules40k import annotations, validate
+
+    path = _break_restoration(spec_copy, change)
+    with pytest.raises(annotations.AnnotationError) as caught:
+        validate.validate(["core"], spec_copy)
+    text = str(caught.value)
+    assert re.match(rf"{re.escape(str(path))}: entry \d+ \(\S+\), line \d+: {message}", text), text
+    assert "\n" not in text
+
+
+def test_a_missing_kept_copy_is_one_sentence(spec_copy):
+    from rules40k import annotations
+
+    (spec_copy / "sources" / "ninth-web.txt").unlink()
+    with pytest.raises(annotations.AnnotationError, match=r"ninth-web\.txt: the kept copy of 003_c70556b5c2348838\.txt "
+                                                          r"cannot be read"):
+        annotations.check_evidence("core", spec_copy)
+
+
+def test_keeping_another_printing(tmp_path, spec_root, snapshot, capsys):
+    """`rules40k ingest --printing` keeps a copy and its provenance, and nothing else; bad input writes nothing."""
+    seed = tmp_path / "003_c70556b5c2348838.txt"
+    shutil.copyfile(SPEC / "sources" / "ninth-web.txt", seed)
+    before = snapshot(spec_root)
+    for args, message in [
+        (["--ruleset", "ninth", "--printing", "Web Page"], "the printing name 'Web Page' must be lower-case words"),
+        (["--ruleset", "tenth", "--printing", "web"], "'tenth' is not a ruleset"),
+        (["--ruleset", "ninth", "--title", "x"], "--title names a kept printing"),
+    ]:
+        assert main(["ingest", str(seed), "--spec", str(spec_root), *args]) != 0
+        assert message in capsys.readouterr().err
+        assert snapshot(spec_root) == before
+    missing = tmp_path / "absent.txt"
+    assert main(["ingest", str(missing), "--ruleset", "ninth", "--printing", "web", "--spec", str(spec_root)]) != 0
+    assert "absent.txt: cannot be read" in capsys.readouterr().err and snapshot(spec_root) == before
+
+    assert main(["ingest", str(seed), "--ruleset", "ninth", "--printing", "web", "--title", "Basic Rules",
+                 "--spec", str(spec_root)]) == 0
+    assert (spec_root / "sources" / "ninth-web.txt").read_bytes() == seed.read_bytes()
+    kept = yaml.safe_load((spec_root / "sources" / "ninth-web.yaml").read_text(encoding="utf-8"))
+    assert kept == {**yaml.safe_load((SPEC / "sources" / "ninth-web.yaml").read_text(encoding="utf-8")),
+                    "title": "Basic Rules"}
+    assert sorted(p.name for p in (spec_root / "sources").iterdir()) == ["ninth-web.txt", "ninth-web.yaml"]
+    assert not list(spec_root.glob(".ingest-*"))
+    # The same document again under another name is refused: one copy per document.
+    assert main(["ingest", str(seed), "--ruleset", "ninth", "--printing", "other", "--spec", str(spec_root)]) != 0
+    assert "is already kept as" in capsys.readouterr().err
 
 
 def test_reingesting_the_kept_copy_keeps_the_original_name(tmp_path, spec_root):

@@ -312,7 +312,7 @@ def test_keyword_in_rule_text_has_a_hover_definition(browser_page, built):
 def test_code_link_opens_the_code_page_at_its_line(browser_page):
     """A section page links to the line of the code that encodes it; following it shows that line on screen."""
     page = browser_page.open(SECTION)
-    link = page.locator("article a[href*='#__codelineno-0-']").first
+    link = page.locator("article a[href*='#__span-0-']").first
     href = link.evaluate("a => a.href")
     line_id = href.split("#", 1)[1]
     link.click()

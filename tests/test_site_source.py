@@ -19,7 +19,7 @@ from rules40k_site import generate, sources
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SEEDS = REPO_ROOT.parent / "shared" / "seeds"
-LINE_LINK = re.compile(r'href="([^"#]*text/\d{4}\.html)#L(\d+)"')
+LINE_LINK = re.compile(r'href="([^"#]*text(?:-[a-z0-9-]+)?/\d{4}\.html)#L(\d+)"')
 EVIDENCE_KINDS = ("restorations", "interpretations", "findings")
 
 
@@ -27,12 +27,14 @@ def _provenance(ruleset: str) -> dict:
     return spec.load_yaml(spec.SPEC_ROOT / "sources" / f"{ruleset}.yaml")
 
 
-def _held() -> dict[str, str]:
-    """Seed file -> the first ruleset (by name) whose spec/sources copy it is."""
-    held: dict[str, str] = {}
-    for ruleset in sorted(spec.rulesets()):
-        held.setdefault(_provenance(ruleset)["original_name"], ruleset)
-    return held
+def _held() -> dict[str, tuple[str, str]]:
+    """Seed file -> the ruleset whose area shows it (the first, by name, that keeps a copy) and its text folder."""
+    held: dict[str, tuple[str, str]] = {}
+    for path in sorted((spec.SPEC_ROOT / "sources").glob("*.yaml")):
+        kept = spec.load_yaml(path)
+        folder = f"text-{kept['printing']}" if kept.get("printing") else "text"
+        held.setdefault(kept["original_name"], []).append((kept["document"], folder))
+    return {name: min(places) for name, places in held.items()}
 
 
 @lru_cache(maxsize=None)
@@ -48,12 +50,18 @@ def _text(path: Path) -> str:
 # The text pages
 
 
-def test_every_line_of_each_document_has_one_numbered_self_link(built):
-    for ruleset in spec.rulesets():
-        lines = (spec.SPEC_ROOT / "sources" / f"{ruleset}.txt").read_text(encoding="utf-8").split("\n")
+def test_every_line_of_each_kept_document_has_one_numbered_self_link(built):
+    """Each ruleset's own document, and every other printing kept for it (spec/sources/<ruleset>-<printing>.txt)."""
+    kept = [(spec.load_yaml(p), p) for p in sorted((spec.SPEC_ROOT / "sources").glob("*.yaml"))]
+    assert {k["document"] for k, _ in kept if not k.get("printing")} == set(spec.rulesets())
+    assert any(k.get("printing") for k, _ in kept)
+    for provenance, path in kept:
+        ruleset = provenance["document"]
+        lines = path.with_name(provenance["file"]).read_text(encoding="utf-8").split("\n")
         total = len(lines) - (lines[-1] == "")
-        pages = sorted((built / "site" / ruleset / "text").glob("*.html"))
-        assert pages, ruleset
+        folder = f"text-{provenance['printing']}" if provenance.get("printing") else "text"
+        pages = sorted((built / "site" / ruleset / folder).glob("*.html"))
+        assert pages, (ruleset, folder)
         seen: list[int] = []
         for page in pages:
             seen += [int(n) for n in re.findall(r'<span id="L(\d+)"><a href="#L\1">\1</a>', _text(page))]
@@ -101,27 +109,25 @@ def _evidence(ruleset: str):
 
 
 def test_every_evidence_line_is_a_link_to_its_documents_text(built):
-    """Interpretations, findings and restorations: a held document's line is a link to that line of the text page
-    of the ruleset holding it (this one first); a document the repository does not hold stays plain text."""
+    """Interpretations, findings and restorations: every line cited is a link to that line of the text page of the
+    ruleset showing its document (this one first); `validate` refuses evidence quoting a document not kept."""
     held = _held()
     docs = built / "docs"
-    linked = plain = 0
+    linked = 0
     for ruleset in spec.rulesets():
         own = _provenance(ruleset)["original_name"]
         for kind, entry, item in _evidence(ruleset):
             page = (docs / ruleset / f"{entry['ref']}.md" if kind == "restorations"
                     else docs / ruleset / f"{kind}.md")
             text = _text(page)
-            holder = ruleset if item["document"] == own else held.get(item["document"])
-            if holder is None:
-                assert f"(`{item['document']}`), line {item['line']}:" in text, (ruleset, entry["id"])
-                plain += 1
-                continue
+            holder, folder = (ruleset, "text") if item["document"] == own else held[item["document"]]
             there = "" if holder == ruleset else f"../{holder}/"
-            pattern = rf"\[line {item['line']}\]\((\.\./)*{there}text/\d{{4}}\.md#L{item['line']}\)"
+            pattern = rf"\[line {item['line']}\]\((\.\./)*{there}{folder}/\d{{4}}\.md#L{item['line']}\)"
             assert re.search(pattern, text), (ruleset, kind, entry["id"], item["line"])
             linked += 1
-    assert linked > 300 and plain > 0
+    assert linked > 300
+    # The earlier edition's web-page printing (003), quoted by the Core Rules' restorations, is a link too.
+    assert re.search(r"\[line 456\]\(\.\./ninth/text-web/0301\.md#L456\)", _text(docs / "core" / "05.02.md"))
 
 
 def test_attributions_other_printings_and_notes_link_their_line(built):
@@ -210,17 +216,22 @@ def test_source_report_names_each_seed_file_and_digest(built):
         cited = {item["document"] for _, _, item in _evidence(ruleset)} - {provenance["original_name"]}
         for name in cited:
             row = next(line for line in report.splitlines() if line.startswith(f"| `{name}` |"))
-            if name in held:
-                assert _provenance(held[name])["sha256"] in row and f"../{held[name]}/source.md" in row
-            else:
-                assert sources.UNHELD_DOCUMENTS[name]["sha256"] in row and "not held in this repository" in row
+            holder, folder = held[name]
+            digest = spec.held_documents()[name]["sha256"]
+            assert digest in row and f"../{holder}/source.md" in row and f"../{holder}/{folder}/0001.md" in row
+    ninth = _text(built / "docs" / "ninth" / "source.md")
+    assert "## Other printings kept" in ninth and "`spec/sources/ninth-web.txt`" in ninth
+    assert "[lines 1–300](text-web/0001.md)" in ninth
 
 
-def test_unheld_documents_are_described_by_their_real_digest():
-    if not SEEDS.is_dir():
-        pytest.skip(f"{SEEDS} is absent; cannot check the recorded digests")
-    for name, known in sources.UNHELD_DOCUMENTS.items():
-        assert hashlib.sha256((SEEDS / name).read_bytes()).hexdigest() == known["sha256"], name
+def test_kept_copies_are_the_seed_files_they_name():
+    """Every copy in spec/sources/ has the digest its provenance records and, where the seeds are present, is the
+    seed file byte for byte."""
+    for name, kept in spec.held_documents().items():
+        data = kept["path"].read_bytes()
+        assert hashlib.sha256(data).hexdigest() == kept["sha256"], name
+        if SEEDS.is_dir():
+            assert (SEEDS / name).read_bytes() == data, name
 
 
 # ---------------------------------------------------------------------------
