@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import gmpy2
 
@@ -142,6 +142,19 @@ class Result:
 def _add(dist: Dist, key, p) -> None:
     if p:
         dist[key] = dist.get(key, ZERO) + p
+
+
+def rerolled(single: Mapping, again: Callable[[Any], Any]) -> Dist:
+    """One roll's outcomes when a result that ``again(result)`` accepts is re-rolled once: the second result
+    stands, whatever it is (``single`` is the distribution of one roll)."""
+    out: Dist = {}
+    for first, p in single.items():
+        if again(first):
+            for second, q in single.items():
+                _add(out, second, p * q)
+        else:
+            _add(out, first, p)
+    return out
 
 
 def _convolve(a: Mapping, b: Mapping, add=lambda x, y: x + y) -> Dist:
@@ -321,14 +334,9 @@ class Calculator:
             _add(single, Wound(attack_sequence.wound_roll(roll, wound_modifier, required, critical)), SIXTH)
         wound: Dist = dict(single)
         if has("TWIN-LINKED"):
-            wound = {}
             non_critical = choices.twin_linked == "non-critical"
-            for first, p in single.items():
-                if core_abilities.twin_linked_rerolls(first == Wound.FAIL, non_critical, first == Wound.CRITICAL_WOUND):
-                    for second, q in single.items():
-                        _add(wound, second, p * q)
-                else:
-                    _add(wound, first, p)
+            wound = rerolled(single, lambda first: core_abilities.twin_linked_rerolls(
+                first == Wound.FAIL, non_critical, first == Wound.CRITICAL_WOUND))
 
         # One hit's contribution: (wounds that go to saves, critical wounds that become mortal wounds).
         devastating = has("DEVASTATING WOUNDS")

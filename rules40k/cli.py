@@ -268,10 +268,11 @@ def _review_derived_rulesets(names: list[str] | None, build: Path) -> None:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
-    from rules40k import checks
+    from rules40k import checks, validate
     from rules40k_site import generate
 
     name = _ruleset_name(args, default=None)
+    validate.validate([name] if name else None)  # every annotation file and quote, before any check runs
     results = checks.run_all(name, properties=not args.no_properties)
     build = Path(args.build)
     checks.write_results(results, build / "results.json")
@@ -359,10 +360,12 @@ def plot_distribution(result, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from rules40k.palette import BAR
+
     figure, axes = plt.subplots(1, 2, figsize=(10, 4))
     for axis, (title, dist) in zip(axes, (("Models destroyed", result.models_destroyed),
                                           ("Wounds lost", result.wounds_lost))):
-        axis.bar([str(k) for k in dist], [float(p) for p in dist.values()], color="#7b1f1f")
+        axis.bar([str(k) for k in dist], [float(p) for p in dist.values()], color=BAR)
         axis.set_title(title)
         axis.set_ylabel("probability")
     figure.suptitle(", ".join(w.name for w in result.scenario.weapons)[:90])

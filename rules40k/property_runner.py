@@ -9,7 +9,6 @@ counterexample.
 
 from __future__ import annotations
 
-import inspect
 import re
 from typing import Callable
 
@@ -17,6 +16,7 @@ import pytest
 
 from rules import spec
 from rules40k import REPO_ROOT
+from rules40k.sentences import first_sentence
 
 PROPERTIES = REPO_ROOT / "properties"
 
@@ -76,17 +76,6 @@ class _Collector:
                 except Exception as error:  # raised through pytest it would become an internal error
                     self.stopped = error
                     self.session.shouldstop = str(error)
-
-
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)(?<!\bvs)[.!?](?=\s+[A-Z\"“(]|\s*$)")
-
-
-def first_sentence(doc: str | None) -> str:
-    """The first sentence of a docstring, whole: its first paragraph up to the first full stop that ends a
-    sentence (not one inside "05.02" or "e.g."), lines joined; the whole paragraph if no stop ends it."""
-    paragraph = " ".join(inspect.cleandoc(doc or "").split("\n\n")[0].split())
-    end = _SENTENCE_END.search(paragraph)
-    return paragraph[:end.end()] if end else paragraph
 
 
 def property_title(item) -> str:

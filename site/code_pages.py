@@ -145,7 +145,7 @@ def yaml_entry_lines(file: str, key: str) -> dict[str, int]:
     """For a YAML file that is a list of entries: each entry's ``key`` value -> the line the entry starts on."""
     try:
         return _yaml_lines(*_stamp(file), key)
-    except (OSError, yaml.YAMLError):
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):  # unreadable: its entries are left unlinked
         return {}
 
 
@@ -286,6 +286,13 @@ class Locator:
             out += [function_place(dotted, tables=self.tables) for dotted in check.get("compared") or []]
         return list(dict.fromkeys(p for p in out if p is not None))
 
+    def page_of(self, place: Place | None) -> str | None:
+        """The code page showing a place, when its file has one in this build (None: leave it unlinked)."""
+        target = code_page_path(place.file) if place is not None else None
+        if target is None or (self.files is not None and place.file not in self.files):
+            return None
+        return target
+
     def place(self, check: dict) -> Place | None:
         """Where a check is defined (its first place)."""
         places = self.places(check)
@@ -336,15 +343,15 @@ def check_code(page, check: dict, label: str | None = None) -> dict:
     shown = f"<code>{html.escape(str(check.get('id', '?') if label is None else label))}</code>"
     out = {"id": shown, "calls": []}
     for place in found.places(check):
-        target = code_page_path(place.file)
-        if target is None or (found.files is not None and place.file not in found.files):
+        target = found.page_of(place)
+        if target is None:
             continue
         if place.role == DEFINED:
             hover = f"line {place.line}" if label is not None else f"{place.file}, line {place.line}"
             out["id"] = line_link(page, target, place.line, shown, hover)
         else:
-            label = f"<code>{html.escape(place.name or place.file)}</code>"
-            out["calls"].append(line_link(page, target, place.line, label))  # the dotted name says where
+            called = f"<code>{html.escape(place.name or place.file)}</code>"
+            out["calls"].append(line_link(page, target, place.line, called))  # the dotted name says where
     return out
 
 
@@ -411,10 +418,11 @@ def _is_given(decorator: ast.expr) -> bool:
 
 
 def scan_properties(file: str) -> list[dict]:
-    """The hypothesis properties of a test file, read from its source: ``@given`` tests and state machines bound
-    as tests (``TestX = Machine.TestCase``, marked or not), each with its line, marked references (None: no
-    mark) and its name in words, made as the property runner makes it."""
-    from rules40k.property_runner import first_sentence
+    """The hypothesis properties of a test file, read from its source: every test the property runner runs (one
+    with a ``refs`` mark, such as a state machine run by ``run_state_machine_as_test``), and the unmarked
+    ``@given`` tests and state machines bound as tests (``TestX = Machine.TestCase``) it does not; each with its
+    line, marked references (None: no mark) and its name in words, made as the property runner makes it."""
+    from rules40k.sentences import first_sentence
 
     names = top_level(file)
     found = []
@@ -422,9 +430,9 @@ def scan_properties(file: str) -> list[dict]:
         if not name.startswith("test") and not name.startswith("Test"):
             continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if not any(_is_given(d) for d in node.decorator_list):
-                continue
             refs = next((r for r in map(_refs_mark, node.decorator_list) if r is not None), None)
+            if refs is None and not any(_is_given(d) for d in node.decorator_list):
+                continue  # a plain test; with a refs mark (a state machine run by hand) the runner runs it too
             found.append({"name": name, "line": _first_line(node), "refs": refs,
                           "title": first_sentence(ast.get_docstring(node)) or name})
         elif not isinstance(node, ast.ClassDef):
@@ -444,10 +452,11 @@ def scan_properties(file: str) -> list[dict]:
 # A code page
 
 
-def page_context(page, books: list, file: str, rule_functions: list[tuple[int, str, str, Any]],
-                 check_view, inline_counterexample) -> dict:
+def page_context(page, books: list, file: str, rule_functions: list[tuple[int, str, str, Any]], check_view) -> dict:
     """What code.md.j2 shows for one file: its rule functions (line, name, section link), the checks defined in
     it (each with its line, statement, sections, status and counterexample) and its unmarked properties."""
+    from rules40k_site import generate
+
     results = books[0].results if books else None
     found = locator(page.book.library)
     here = page.path
@@ -455,8 +464,8 @@ def page_context(page, books: list, file: str, rule_functions: list[tuple[int, s
     recorded = set()
     for place, check in found.defined_in(results).get(file, []):
         view = check_view(page, check)
-        anchor = "cx-" + "".join(ch if ch.isalnum() else "-" for ch in str(check.get("id"))).strip("-")
-        cx = inline_counterexample(check.get("counterexample"))
+        anchor = generate.anchor("cx-", check.get("id"))
+        cx = view["counterexample"]
         if cx:
             counterexamples.append({"id": view["id"], "anchor": anchor, "name": view["name"], "body": cx})
         checks.append({"line": place.line, "link": line_link(page, here, place.line, str(place.line)),
@@ -473,16 +482,15 @@ def page_context(page, books: list, file: str, rule_functions: list[tuple[int, s
                           "name": prop["name"], "title": prop["title"],
                           "refs": [page.link(ref, ref) for ref in prop["refs"] if page.book.page_path(ref)]
                           if prop["refs"] else None})
-    statuses: dict[str, int] = {}
-    for c in checks:
-        statuses[c["view"]["status"]] = statuses.get(c["view"]["status"], 0) + 1
+    from rules40k_site import tables
+
     return {
         "file": file,
         "language": "yaml" if file.endswith((".yaml", ".yml")) else "python",
         "functions": [{"link": line_link(page, here, line, html.escape(f"{qualname.rpartition('.')[2]}, line {line}")),
                        "section": section} for line, qualname, section, _ in rule_functions],
         "checks": checks,
-        "counts": sorted(statuses.items()),
+        "counts": list(tables.counts([c["view"] for c in checks], "status", "error", tables.STATUS_ORDER).items()),
         "counterexamples": counterexamples,
         "unrun": unrun,
         "results_run": results is not None,

@@ -529,20 +529,20 @@ class Page:
         return re.sub(f"{NOTE_START}(.*?){NOTE_END}", lambda m: f"[^{footnote_label(m.group(1))}]", block)
 
 
+def anchor(prefix: str, text: str) -> str:
+    """An HTML id (or footnote label) made from any text: ``prefix``, then the text's letters, digits and
+    underscores, each other run as one hyphen. Every anchor the generator makes from a name is made here."""
+    return prefix + (re.sub(r"[^A-Za-z0-9_]+", "-", str(text)).strip("-") or "x")
+
+
 def footnote_label(restoration_id: str) -> str:
-    return "restored-" + re.sub(r"[^A-Za-z0-9_-]", "-", restoration_id)
+    return anchor("restored-", restoration_id)
 
 
 def url_of(path: str) -> str:
     """The site URL of a Markdown file: the HTML file beside it (``use_directory_urls: false``, so that links
     work from a file:// copy as well as over HTTP)."""
     return path[:-3] + ".html"
-
-
-def code_path(file: str) -> str | None:
-    """The code page of a repository file (a module, or the YAML file a check is written in), or None when it
-    is not a file of the repository."""
-    return code_pages.code_page_path(file)
 
 
 def environment() -> jinja2.Environment:
@@ -632,7 +632,7 @@ def finding_views(page: Page, entries: list[dict], checks_by_id: dict[str, dict]
             "interpretation": entry.get("interpretation"),
             "interpretation_link": page.href(f"{page.book.prefix}interpretations.md", entry["interpretation"])
             if entry.get("interpretation") else "",
-            "counterexample": tables.counterexample_markdown(check.get("counterexample"), escape, code_span)
+            "counterexample": tables.counterexample_markdown(check.get("counterexample"))
             if check else "",
         })
     return views
@@ -645,7 +645,7 @@ def check_view(page: Page, check: dict) -> dict:
         "name": page.inline(check.get("name", "")),
         "status": check.get("status", "error"),
         "detail": page.inline(tables.detail_without_counterexample(check)),
-        "counterexample": tables.counterexample_markdown(check.get("counterexample"), escape, code_span),
+        "counterexample": tables.counterexample_markdown(check.get("counterexample")),
         "refs": [page.link(ref, ref) for ref in page.book.sort_refs(check.get("refs") or [])],
         "rows": [escape(str(row)) for row in check.get("rows") or []],
         "overrides": [[escape(str(label)) for label in pair] for pair in check.get("overrides") or []],
@@ -685,7 +685,7 @@ def function_views(page: Page, functions: list[registry.RuleFunction]) -> list[d
             source = inspect.getsource(inspect.unwrap(function.function))
         except (OSError, TypeError):
             source = ""
-        target = code_path(function.file)
+        target = code_pages.code_page_path(function.file)
         where = f"{function.file}:{function.line}"
         views.append({
             "qualname": function.qualname,
@@ -721,7 +721,7 @@ def strength_text(row: dict) -> str:
 
 def mutants_anchor(ref: str) -> str:
     """The anchor of a section's survivors on the mutants page."""
-    return "m-" + re.sub(r"[^a-z0-9]+", "-", ref.lower()).strip("-")
+    return anchor("m-", ref.lower())
 
 
 def mutants_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
@@ -844,17 +844,14 @@ def chapter_page(book: Book, env: jinja2.Environment, index: int, backlinks: dic
 
 def code_page(books: list[Book], env: jinja2.Environment, file: str) -> tuple[str, str]:
     """A whole file with line anchors, after what it holds: rule functions, and checks (site/code_pages.py)."""
-    path = code_path(file)
+    path = code_pages.code_page_path(file)
     page = Page(books[0], path, f"code {file}")
     source = (REPO_ROOT / file).read_text(encoding="utf-8")
     functions = sorted({(f.line, f.qualname, book.qualify(ref), book.document) for book in books
                         for ref, fs in book.functions.items() for f in fs if f.file == file})
     functions = [(line, qualname, page.link(ref), name) for line, qualname, ref, name in functions]
 
-    def counterexample(value: Any) -> str:
-        return tables.counterexample_markdown(value, escape, code_span) if value else ""
-
-    context = code_pages.page_context(page, books, file, functions, check_view, counterexample)
+    context = code_pages.page_context(page, books, file, functions, check_view)
     return path, env.get_template("code.md.j2").render(
         {**context, "source": source.rstrip("\n"), "fence": fence(source)})
 
@@ -871,8 +868,7 @@ def code_index_page(books: list[Book], env: jinja2.Environment, code_files: list
 def summary_counts(book: Book) -> dict:
     summary = coverage.summary(list(book.rows.values()))
     checks = book.checks()
-    statuses = sorted({c.get("status", "error") for c in checks})
-    counts = {s: sum(1 for c in checks if c.get("status", "error") == s) for s in statuses}
+    counts = tables.counts(checks, "status", "error", tables.STATUS_ORDER)
     return {"coverage": summary, "checks": counts, "checks_total": len(checks)}
 
 
@@ -893,7 +889,7 @@ def ruleset_home_page(book: Book, env: jinja2.Environment, code_files: list[str]
         "findings": len(book.findings),
         "restorations": len(book.restorations),
         "examples": len(book.examples),
-        "code_files": [{"file": f, "href": page.href(code_path(f))} for f in code_files],
+        "code_files": [{"file": f, "href": page.href(code_pages.code_page_path(f))} for f in code_files],
         "plots": pictures.home_blocks(page),
     }
     return path, env.get_template("ruleset.md.j2").render(context)
@@ -907,7 +903,7 @@ def home_page(books: list[Book], env: jinja2.Environment) -> tuple[str, str]:
                  "source": b.provenance.get("original_name", ""), "counts": summary_counts(b)} for b in books]
     return "index.md", env.get_template("home.md.j2").render(
         {"rulesets": rulesets, "results_run": books[0].results is not None,
-         "statuses": sorted({s for r in rulesets for s in r["counts"]["checks"]})})
+         "statuses": tables.ordered({s for r in rulesets for s in r["counts"]["checks"]}, tables.STATUS_ORDER)})
 
 
 def ledger_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
@@ -1095,7 +1091,7 @@ def reviews_index(reviews: list[tuple[str, dict]], env: jinja2.Environment) -> t
 
 def rule_modules(books: list[Book]) -> list[str]:
     """The rule modules: every repository file holding a rule function."""
-    return sorted({f.file for book in books for fs in book.functions.values() for f in fs if code_path(f.file)})
+    return sorted({f.file for book in books for fs in book.functions.values() for f in fs if code_pages.code_page_path(f.file)})
 
 
 def modules(books: list[Book]) -> list[str]:
@@ -1108,10 +1104,11 @@ def modules(books: list[Book]) -> list[str]:
 
 
 def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
-           plots: dict[str, str] | None = None) -> dict[str, str]:
-    """Every page of every ruleset's area, the reviews, the code pages and the home page, by path under docs/."""
+           plots: dict[str, str] | None = None, code_files: list[str] | None = None) -> dict[str, str]:
+    """Every page of every ruleset's area, the reviews, the code pages and the home page, by path under docs/.
+    ``code_files``: the files with a code page (``modules``), when the caller has worked them out already."""
     env = environment()
-    code_files = modules(books)
+    code_files = modules(books) if code_files is None else code_files
     pages: dict[str, str] = {}
     for book in books:
         backlinks = cited_by(book)
@@ -1183,9 +1180,9 @@ def search_meta(books: list[Book], code_files: list[str], pages: dict[str, str])
         for name in UNINDEXED_PAGES:
             if f"{book.prefix}{name}" in pages:
                 meta[f"{book.prefix}{name}"] = {"search": {"exclude": True}, **tables.FRONT_MATTER.get(name, {})}
-    for path in [*map(code_path, code_files), *(p for p in pages if p.startswith("reviews/"))]:
+    for path in [*map(code_pages.code_page_path, code_files), *(p for p in pages if p.startswith("reviews/"))]:
         meta[path] = {"search": {"exclude": True}}
-    for path in map(code_path, code_files):
+    for path in map(code_pages.code_page_path, code_files):
         meta[path]["hide"] = ["toc"]  # a whole file needs the page's width (site/code_pages.py)
     return meta
 
@@ -1229,7 +1226,7 @@ def index_data(books: list[Book], code_files: list[str]) -> dict:
                           "chapter": section["chapter"]["number"], "status": book.rows[ref]["status"],
                           "path": path, "url": url_of(path)})
     for file in code_files:
-        path = code_path(file)
+        path = code_pages.code_page_path(file)
         pages.append({"kind": "code", "ruleset": None, "ref": None, "title": file, "status": None, "path": path,
                       "url": url_of(path)})
     return {"rulesets": [b.document for b in books], "pages": pages}
@@ -1305,10 +1302,23 @@ def _swap_in(new: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _source_date() -> str:
+    """The time of the repository's last commit (seconds), which MkDocs writes as the sitemap's date instead of
+    today's, so a rebuild of the same sources is byte-identical on any day; "0" outside a git checkout."""
+    try:
+        result = subprocess.run(["git", "log", "-1", "--format=%ct"], capture_output=True, text=True,
+                                cwd=spec.SPEC_ROOT.parent, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "0"
+    stamp = result.stdout.strip()
+    return stamp if result.returncode == 0 and stamp.isdigit() else "0"
+
+
 def mkdocs_build(config: Path, section_urls: set[str] | None = None) -> Path:
     """``mkdocs build --strict`` into a temporary folder beside build/site, swapped in only when it succeeds:
     a broken link, a page left out of the nav, Ctrl-C or SIGTERM leave the previous build/site as it was."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.setdefault("SOURCE_DATE_EPOCH", _source_date())  # the sitemap's date, the same on every day's rebuild
     site = config.parent / "site"
     tmp = atomic.temporary_folder(SITE_TMP, config.parent)
     try:
@@ -1403,11 +1413,12 @@ def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = Tru
         image = build / "reviews" / f"{slug}.svg"
         if image.is_file():
             plots[slug] = f"reviews/{slug}.svg"
-    pages = render(books, reviews, plots)
+    code_files = modules(books)
+    pages = render(books, reviews, plots, code_files)
     for slug, target in plots.items():
         pages[target] = (build / "reviews" / f"{slug}.svg").read_text(encoding="utf-8")
     docs = write_docs(build, pages)
-    config = write_config(build, nav(books, modules(books), reviews), site_url)
+    config = write_config(build, nav(books, code_files, reviews), site_url)
     if not run_mkdocs:
         return docs
     return mkdocs_build(config, {url_of(book.page_path(ref)) for book in books for ref in book.sections})

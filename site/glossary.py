@@ -34,6 +34,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules40k.sentences import sentences as split_sentences
+
 #: Titles that are not terms although they pass the rules above, with the reason (shown on the glossary page of
 #: a ruleset that has them). Keys are lower case.
 EXCLUDED = {
@@ -57,7 +59,6 @@ NOT_KEYWORDS = {
 KIND_LABELS = {"ability": "weapon ability", "keyword": "keyword", "term": "rule term"}
 
 _FORM = re.compile(r"takes the form", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bpg\.)(?<!\bvs\.)(?<=[.!?])\s+(?=[A-Z\[“'\"(])")
 _KEYWORD_USE = re.compile(r"(?<![\w\[-])([A-Z]{3,}(?:/[A-Z]{3,})*)(?= (?:keywords?|models?|units?|weapons?)\b)")
 _CLEAN_PREFIX = re.compile(r"^(?:-\s+|\d+\.\s+|the\s+)", re.IGNORECASE)
 _CLEAN_SUFFIX = re.compile(r"(?:,?\s*X\+?|-X|\s*\(\d+CP\))$")
@@ -84,7 +85,9 @@ class Term:
 
     @property
     def anchor(self) -> str:
-        return "g-" + (re.sub(r"[^a-z0-9]+", "-", normal(self.name)).strip("-") or "term")
+        from rules40k_site.generate import anchor
+
+        return anchor("g-", normal(self.name))
 
 
 def normal(name: str) -> str:
@@ -219,7 +222,7 @@ def sentences(text: str, items: bool = True) -> list[str]:
             kind = generate._line_kind(line)
             lines.append([kind, line[2:].strip() if kind == "bullet" else line])
     lines = [text for kind, text in lines if kind == "paragraph" or (kind == "bullet" and items)]
-    return [s.strip() for line in lines for s in _SENTENCE_END.split(line) if s.strip()]
+    return [s for line in lines for s in split_sentences(line)]
 
 
 def definition(text: str, pattern: str) -> str:

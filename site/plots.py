@@ -23,9 +23,10 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from rules import dice, spec
+from rules40k.palette import BAR  # the colour `rules40k calc --plot` draws its bars in
 
 #: matplotlib settings of every picture: fixed ids, text as text, one small sans-serif face, a white box.
 SVG_STYLE = {
@@ -48,7 +49,6 @@ SVG_STYLE = {
     "ytick.color": "#333333",
     "path.simplify": True,
 }
-BAR = "#7b1f1f"  # the colour `rules40k calc --plot` draws its bars in
 HIGHLIGHT = "#e08e0b"  # the bar of the outcome the book prints
 SIDES = 16  # the wound table runs from 1 to this Strength and Toughness
 MARKERS = 6  # objective markers tried when looking for a primary objective's best award
@@ -56,36 +56,26 @@ PLOT_FOLDER = "plots"  # under a ruleset's area: core/plots/wound-table.svg
 
 
 # ---------------------------------------------------------------------------
-# Exact chances of one D6 roll, from the real functions
-
-
-def _add(dist: dict, key: Any, p: Fraction) -> None:
-    dist[key] = dist.get(key, Fraction(0)) + p
+# Exact chances of one D6 roll, from the real functions (added up and re-rolled by the calculator's own helpers,
+# in its GMP rationals, and handed back as Fractions)
 
 
 def face_chances(outcome: Callable[[int], Any]) -> dict[Any, Fraction]:
     """What one D6 roll does: ``outcome(face)`` for every face of ``dice.d6()``, with its chance."""
-    out: dict[Any, Fraction] = {}
+    from rules.calculator import _add, _fractions
+
+    out: dict = {}
     for face, p in dice.d6().items():
         _add(out, outcome(face), p)
-    return out
+    return _fractions(out)
 
 
 def rerolled(outcome: Callable[[int], Any], again: Callable[[Any], Any]) -> dict[Any, Fraction]:
-    """The same roll re-rolled once when ``again(result)`` says so; the second result stands."""
-    first = face_chances(outcome)
-    out: dict[Any, Fraction] = {}
-    for result, p in first.items():
-        if again(result):
-            for second, q in first.items():
-                _add(out, second, p * q)
-        else:
-            _add(out, result, p)
-    return out
+    """The same roll re-rolled once when ``again(result)`` says so, as the calculator re-rolls a [TWIN-LINKED]
+    wound roll (``calculator.rerolled``: the second result stands)."""
+    from rules.calculator import _fractions, rerolled as calculator_rerolled
 
-
-def chance(dist: Mapping[Any, Fraction], wanted: Callable[[Any], bool]) -> Fraction:
-    return sum((p for key, p in dist.items() if wanted(key)), Fraction(0))
+    return _fractions(calculator_rerolled(face_chances(outcome), again))
 
 
 def wound_table(sides: int = SIDES) -> tuple[tuple[int, ...], ...]:
@@ -110,9 +100,9 @@ def hit_odds() -> list[dict]:
         hits = lambda result: result != Hit.FAIL  # noqa: E731
         rows.append({
             "needed": skill,
-            "modifiers": {m: chance(face_chances(roll(m)), hits) for m in (-1, 0, 1)},
-            "rerolled": chance(rerolled(roll(0), lambda r: r == Hit.FAIL), hits) if reroll else None,
-            "critical": chance(face_chances(roll(0)), lambda r: r == Hit.CRITICAL_HIT),
+            "modifiers": {m: dice.probability(face_chances(roll(m)), hits) for m in (-1, 0, 1)},
+            "rerolled": dice.probability(rerolled(roll(0), lambda r: r == Hit.FAIL), hits) if reroll else None,
+            "critical": dice.probability(face_chances(roll(0)), lambda r: r == Hit.CRITICAL_HIT),
         })
     return rows
 
@@ -128,22 +118,23 @@ def wound_odds() -> list[dict]:
 
     anti = core_abilities.parse_ability(ANTI_EXAMPLE)
     anti_critical = core_abilities.critical_wound_threshold(anti, (anti.keyword,))
+    plain_critical = core_abilities.critical_wound_threshold(None, ())  # no [ANTI]: what a wound roll has
     wounds = lambda result: result != Wound.FAIL  # noqa: E731
     rows = []
     for row in attack_sequence.WOUND_THRESHOLD.rows:
         required = row.then
 
-        def roll(modifier: int, critical: int = 6) -> Callable[[int], Any]:
+        def roll(modifier: int, critical: int = plain_critical) -> Callable[[int], Any]:
             return lambda face: attack_sequence.wound_roll(face, attack_sequence.capped_roll_modifier(modifier),
                                                            required, critical)
         twin = rerolled(roll(0), lambda r: core_abilities.twin_linked_rerolls(r == Wound.FAIL))
         rows.append({
             "band": row.label.rpartition(":")[0].strip(),
             "needed": required,
-            "modifiers": {m: chance(face_chances(roll(m)), wounds) for m in (-1, 0, 1)},
-            "twin_linked": chance(twin, wounds),
-            "anti": chance(face_chances(roll(0, anti_critical)), wounds),
-            "critical": chance(face_chances(roll(0)), lambda r: r == Wound.CRITICAL_WOUND),
+            "modifiers": {m: dice.probability(face_chances(roll(m)), wounds) for m in (-1, 0, 1)},
+            "twin_linked": dice.probability(twin, wounds),
+            "anti": dice.probability(face_chances(roll(0, anti_critical)), wounds),
+            "critical": dice.probability(face_chances(roll(0)), lambda r: r == Wound.CRITICAL_WOUND),
         })
     return rows
 
@@ -158,8 +149,8 @@ def save_odds() -> list[dict]:
     from rules.core.attack_sequence import Save
 
     return [{"sv": sv, "insv": insv,
-             "ap": {ap: chance(face_chances(lambda face: attack_sequence.save_check(face, ap, sv, insv)),
-                               lambda r: r == Save.FAILS) for ap in AP_COLUMNS}}
+             "ap": {ap: dice.probability(face_chances(lambda face: attack_sequence.save_check(face, ap, sv, insv)),
+                                         lambda r: r == Save.FAILS) for ap in AP_COLUMNS}}
             for sv, insv in SAVE_ROWS]
 
 
@@ -183,17 +174,33 @@ def outcome_examples(examples: list[dict]) -> list[dict]:
     return [e for e in examples if e["call"] in (CALCULATOR_CALL, SAVE_ROLLS_CALL)]
 
 
+class ExampleRefused(Exception):
+    """An example's own call refused its input: its check shows that error, and it has no chart."""
+
+
+def _call(example: dict) -> Any:
+    """What the example's own call returns (``checks.call_example``); ExampleRefused when the call refuses its
+    input with the ValueError every rule function raises for that (ScenarioError, DiceError, TooLarge, ...)."""
+    from rules40k import checks
+
+    try:
+        return checks.call_example(example)
+    except ValueError as error:
+        raise ExampleRefused(f"{example['id']}: {type(error).__name__}: {error}") from error
+
+
 def example_outcome(example: dict) -> dict:
     """The panels of an example's chart, each ``(title, {value: chance}, highlighted value or None)``.
 
     A calculator example shows its call's own distributions. A save-rolls example runs its function (with
     the example's groups, order, AP and damage) on every set of as many save rolls, each weighted by its
-    chance, and marks the number of models the printed rolls destroy.
+    chance, and marks the number of models the printed rolls destroy. Raises ExampleRefused when the example's
+    call refuses its input.
     """
-    from rules40k import checks
+    from rules.calculator import _add, _fractions
 
     if example["call"] == CALCULATOR_CALL:
-        result = checks.call_example(example)
+        result = _call(example)
         return {"panels": [("Models destroyed", dict(result["models_destroyed"]), None),
                            ("Wounds lost", dict(result["wounds_lost"]), None)],
                 "expected": [("models destroyed", result["expected_models_destroyed"]),
@@ -201,15 +208,15 @@ def example_outcome(example: dict) -> dict:
     if example["call"] == SAVE_ROLLS_CALL:
         args = example.get("args") or {}
         count = len(args["save_rolls"])
-        dist: dict[int, Fraction] = {}
+        dist: dict = {}
         for rolls in itertools.combinations_with_replacement(range(1, 7), count):
             ways = math.factorial(count) // math.prod(math.factorial(rolls.count(face)) for face in set(rolls))
-            destroyed = checks.call_example({**example, "args": {**args, "save_rolls": list(rolls)}})
+            destroyed = _call({**example, "args": {**args, "save_rolls": list(rolls)}})
             _add(dist, len(destroyed), Fraction(ways, 6 ** count))
-        printed = len(checks.call_example(example))
+        dist = _fractions(dict(sorted(dist.items())))
+        printed = len(_call(example))
         title = f"Models destroyed by {count} save roll{'' if count == 1 else 's'}"
-        return {"panels": [(title, dict(sorted(dist.items())), printed)],
-                "expected": [("models destroyed", dice.expected(dist))]}
+        return {"panels": [(title, dist, printed)], "expected": [("models destroyed", dice.expected(dist))]}
     raise ValueError(f"no outcome chart for examples calling {example['call']!r}")
 
 
@@ -244,13 +251,26 @@ def primary_maximum() -> dict:
 
 
 def example_game() -> dict:
-    """The example game's scoring sheet (``sheet_from_record``): per player, the primary and the secondaries'
-    points in each row of the sheet (battle rounds, then End Game), and the total."""
-    from rules.missionpack import scoring
+    """The example game's scoring sheet (``scoring_sheet`` of ``read_game``, as `rules40k score` reads a game): per
+    player, the primary and the secondaries' points in each row of the sheet (battle rounds, then End Game), and
+    the total. A game file the ledger refuses, or that cannot be read, is a SiteError naming the file."""
+    import yaml
 
-    record = spec.load_yaml(spec.SPEC_ROOT.parent / EXAMPLE_GAME)
-    sheet = scoring.sheet_from_record(record)
-    game = scoring.read_game(record)
+    from rules.missionpack import scoring
+    from rules40k_site.generate import SiteError
+
+    path = spec.SPEC_ROOT.parent / EXAMPLE_GAME
+    try:
+        record = spec.load_yaml(path)
+        game = scoring.read_game(record, str(path))  # its errors name the file, as `rules40k score` does
+        sheet = scoring.scoring_sheet(game)
+    except scoring.ScoringError as error:
+        message = str(error)
+        raise SiteError(message if message.startswith(str(path)) else f"{path}: {message}") from None
+    except yaml.YAMLError as error:
+        raise SiteError(f"{path}: not valid YAML ({getattr(error, 'problem', None) or error})") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SiteError(f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
     players = {}
     for player in scoring.PLAYERS:
         primary = next(iter(sheet[player]["objective_totals"]))  # the sheet's first column is the primary
@@ -287,26 +307,28 @@ def svg_text(draw: Callable[[], Any]) -> str:
 
 
 _NO_ROTATION = re.compile(r' transform="rotate\(-?0 [-0-9.]+ [-0-9.]+\)"')
+_TAG = re.compile(r"<[^>]*>")  # a tag: text and attribute values have their ">" escaped, so it ends the tag
+_ATTRIBUTE_VALUE = re.compile(r'"[^"]*"')
 _LONG_NUMBER = re.compile(r"(?<=\d\.\d\d)\d+")
 _STYLE = re.compile(r' style="([^"]*)"')
 
 
 def compact(svg: str) -> str:
-    """matplotlib's SVG made smaller without changing what it draws: no-op rotations dropped, coordinates cut to
-    two decimals (a hundredth of a point), and an inline style used three or more times made a CSS class."""
+    """matplotlib's SVG made smaller without changing what it draws: no-op rotations dropped, numbers in attribute
+    values (coordinates) cut to two decimals (a hundredth of a point; text is left as written), and an inline
+    style used three or more times made a CSS class."""
     svg = _NO_ROTATION.sub("", svg)
-    svg = _LONG_NUMBER.sub("", svg)
+    svg = _TAG.sub(lambda tag: _ATTRIBUTE_VALUE.sub(lambda value: _LONG_NUMBER.sub("", value.group(0)), tag.group(0)),
+                   svg)
     counts: dict[str, int] = {}
     for match in _STYLE.finditer(svg):
         counts[match.group(1)] = counts.get(match.group(1), 0) + 1
     shared = {style: f"s{index}" for index, style in enumerate(s for s, n in counts.items() if n >= 3)}
-    if not shared:
+    if not shared or "</style>" not in svg:  # nothing shared, or no <style> to hold it (matplotlib always writes one)
         return svg
     svg = _STYLE.sub(lambda m: f' class="{shared[m.group(1)]}"' if m.group(1) in shared else m.group(0), svg)
     rules = "".join(f".{name}{{{style}}}" for style, name in shared.items())
     head, marker, tail = svg.partition("</style>")
-    if not marker:
-        raise ValueError("matplotlib's SVG has no <style> element to hold the shared styles")
     return head + rules + marker + tail
 
 
@@ -384,7 +406,7 @@ def draw_scoring(maximum: dict, game: dict):
     figure = _new_figure(9.0, 3.3)
     left, right = figure.add_subplot(1, 2, 1), figure.add_subplot(1, 2, 2)
     rounds = list(range(1, maximum["rounds"] + 1))
-    styles = itertools.cycle([("#7b1f1f", "o"), ("#1f4e7b", "s")])
+    styles = itertools.cycle([(BAR, "o"), ("#1f4e7b", "s")])
     for title, data in maximum["objectives"].items():
         colour, marker = next(styles)
         left.plot(rounds, list(itertools.accumulate(data["awarded"])), color=colour, linestyle=":", marker=marker,
@@ -402,7 +424,7 @@ def draw_scoring(maximum: dict, game: dict):
 
     rows = game["rows"]
     x = list(range(len(rows)))
-    for (player, data), colour in zip(game["players"].items(), ("#7b1f1f", "#1f4e7b")):
+    for (player, data), colour in zip(game["players"].items(), (BAR, "#1f4e7b")):
         right.plot(x, list(itertools.accumulate(data["primary"])), color=colour, marker="o", markersize=4,
                    label=f"{player}: primary")
         right.plot(x, list(itertools.accumulate(data["secondaries"])), color=colour, linestyle="--", marker="^",
@@ -512,7 +534,7 @@ def _pictures(book) -> tuple[Picture, ...]:
         example_id, ref = example["id"], example["ref"]
         try:
             outcome = example_outcome(example)
-        except Exception:  # noqa: BLE001 - an example that cannot run shows its error in its check, not a chart
+        except ExampleRefused:  # an example that cannot run shows its error in its check, not a chart
             continue
         summary = "; ".join(f"{title}: " + ", ".join(f"{k} with {_percent(p)}" for k, p in dist.items())
                             for title, dist, _ in outcome["panels"])

@@ -240,14 +240,15 @@ def text_page_path(book: "Book", text: SourceText, first: int) -> str:
 
 
 def holder(book: "Book", name: str | None) -> tuple["Book", SourceText] | None:
-    """The ruleset of this build that shows a seed document (this one first), with its text; None when no ruleset
-    of the build shows it (or, for ``name`` None, the ruleset's own document is not kept)."""
+    """The ruleset of this build that shows a seed document, with its text: this one when it keeps the document,
+    else the one spec.held_documents names for it; None when that ruleset is not in the build (or, for ``name``
+    None, the ruleset's own document is not kept)."""
     if name is None:
         own = source_text(book)
         return (book, own) if own is not None else None
-    others = [other for _, other in sorted(book.library.items()) if other is not book]
-    for candidate in [book, *others]:
-        for text in texts(candidate):
+    kept = spec.held_documents().get(name)
+    for candidate in [book, book.library.get(kept["document"]) if kept else None]:
+        for text in texts(candidate) if candidate is not None else []:
             if text.original_name == name:
                 return candidate, text
     return None
@@ -373,8 +374,10 @@ def report_context(page: "Page", book: "Book") -> dict:
             documents.append({"name": name, "title": other_text.title, "sha256": other_text.sha256,
                               "report": page.href(other.prefix + "source.md"),
                               "text": page.href(text_page_path(other, other_text, other_text.pages[0][0]))})
-        else:
-            documents.append({"name": name, "title": "", "sha256": "", "report": None, "text": None})
+        else:  # kept, but its ruleset is not part of this build; or not kept at all (validate refuses that)
+            kept = spec.held_documents().get(name, {})
+            documents.append({"name": name, "title": kept.get("title", ""), "sha256": kept.get("sha256", ""),
+                              "report": None, "text": None})
 
     def link(line: Any) -> str:
         return line_link(page, None, line, str(line))

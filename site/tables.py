@@ -23,6 +23,8 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+from rules40k.sentences import first_sentence
+
 #: Statuses and kinds in the order the summaries and filters list them (unknown ones follow, sorted).
 STATUS_ORDER = ("failed", "error", "finding", "differs", "not-covered", "agrees", "passed", "skipped")
 KIND_ORDER = ("example", "table", "property", "proof", "comparison")
@@ -178,17 +180,18 @@ def parse_falsifying_example(text: str) -> dict | None:
     return None if arguments is None else {"values": arguments}
 
 
-def counterexample_markdown(counterexample: Any, escape, code_span) -> str:
+def counterexample_markdown(counterexample: Any) -> str:
     """A counterexample as a Markdown block: a name | value table, a numbered game log, or (when its form is
-    unknown) the text as it was printed. ``escape`` and ``code_span`` are the generator's Markdown helpers."""
+    unknown) the text as it was printed."""
+    from rules40k_site.generate import code_span, escape, fence
+
     if counterexample is None or counterexample == "" or counterexample == {}:
         return ""
     parsed = {"values": counterexample} if isinstance(counterexample, dict) else \
         parse_falsifying_example(counterexample) if isinstance(counterexample, str) else None
     if parsed is None:
         text = str(counterexample)
-        ticks = "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
-        return f"{ticks} text\n{text}\n{ticks}"
+        return f"{fence(text)} text\n{text}\n{fence(text)}"
     lines = ['<div class="counterexample" markdown>', ""]
     if "steps" in parsed:
         if not parsed["steps"]:
@@ -284,16 +287,6 @@ def ref_short(page, ref: str) -> str:
     return page.link(ref)
 
 
-_SENTENCE_END = re.compile(r"(?<![A-Z])(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s+[A-Z\"“(])")
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of a finding's summary: enough to say what it is in a table row."""
-    text = " ".join(str(text).split())
-    match = _SENTENCE_END.search(text)
-    return text[:match.end()] if match else text
-
-
 def check_order(book, check: dict) -> tuple:
     """Checks in the order of the first section they rest on (then by id): the book's order, not the alphabet's."""
     refs = [str(r) for r in check.get("refs") or []]
@@ -310,21 +303,23 @@ def check_id_link(page, check: dict) -> str:
     shown = generate.code_span(str(check.get("id", "?")))
     found = code_pages.locator(page.book.library)
     place = found.place(check)
-    target = code_pages.code_page_path(place.file) if place else None
-    if target is None or (found.files is not None and place.file not in found.files):
+    target = found.page_of(place)
+    if target is None:
         return shown
     return code_pages.line_link(page, target, place.line, shown)  # no hover title: a thousand rows carry one each
 
 
 def finding_anchor(finding_id: str) -> str:
     """The anchor of a finding on its ruleset's findings page."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", str(finding_id)).strip("-") or "finding"
+    from rules40k_site.generate import anchor
+
+    return anchor("finding-", finding_id)
 
 
 def finding_index(book) -> dict[str, tuple[Any, dict]]:
     """Check id -> (book, finding) for the findings of every ruleset in the build."""
     out = {}
-    for other in (book.library.values() or [book]):
+    for other in book.library.values():  # every book is in its own library (Book.__post_init__)
         for entry in other.findings:
             if entry.get("check"):
                 out.setdefault(str(entry["check"]), (other, entry))

@@ -90,7 +90,10 @@ def browser():
     problem = chromium.missing()  # a failure saying how to install it, never a skip
     if problem:
         pytest.fail(f"headless Chromium is needed for the browser tests: {problem}", pytrace=False)
-    driver, instance = chromium.start()
+    try:
+        driver, instance = chromium.start()
+    except chromium.BrowserError as error:
+        pytest.fail(f"headless Chromium did not start: {error}", pytrace=False)
     yield instance
     chromium.stop(driver, instance)
 

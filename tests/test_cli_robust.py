@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rules40k import atomic, checks, cli
+from rules40k import SPEC_ROOT, atomic, checks, cli
 from rules40k.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -372,3 +373,22 @@ def test_bench_with_a_bad_scenario_is_one_sentence(capsys, tmp_path, text, words
     assert code == 2 and out == ""
     line = one_line(err, "bench")
     assert line.startswith(f"rules40k bench: {bad}") and words in line, line
+
+
+def test_site_refuses_evidence_that_does_not_quote_its_line(capsys, tmp_path, monkeypatch):
+    """`rules40k site` validates every annotation file and quote first: a quote moved off its line is one
+    sentence naming the file and line, exit 2, and no build folder written."""
+    from rules40k import validate
+
+    spec_copy = tmp_path / "spec"
+    shutil.copytree(SPEC_ROOT, spec_copy)
+    restorations = spec_copy / "core" / "annotations" / "restorations.yaml"
+    text = restorations.read_text(encoding="utf-8")
+    restorations.write_text(text.replace("line: 483,", "line: 482,", 1), encoding="utf-8")
+    monkeypatch.setattr(validate, "SPEC_ROOT", spec_copy)
+    build = tmp_path / "build"
+    code, out, err = run(capsys, "site", "--no-properties", "--build", str(build))
+    assert code == 2
+    line = one_line(err, "site")
+    assert f"{restorations}: entry " in line and "quote is not on line 482 of 003_c70556b5c2348838.txt" in line
+    assert not build.exists() or list(build.iterdir()) == []  # the folder made ready, nothing in it

@@ -18,7 +18,7 @@ import pytest
 
 from rules import registry, spec
 from rules40k import annotations, coverage
-from rules40k_site import generate
+from rules40k_site import code_pages, generate
 
 DOCUMENT = "core"
 CODE_LINK = re.compile(r'href="([^"#]*/code/[^"#]*)#(__span-0-(\d+))"')
@@ -139,11 +139,11 @@ def test_rule_functions_link_to_their_line_on_the_code_page(built):
             assert f'id="{anchor}"' in code, (ref, href, anchor)
             linked += 1
         for function in rules.get(ref, []):  # each rule function links to the line it is defined on
-            target = generate.code_path(function.file)
+            target = code_pages.code_page_path(function.file)
             if target is not None:
                 href = posixpath.relpath(generate.url_of(target), posixpath.dirname(area(ref)))
                 assert f'href="{href}#__span-0-{function.line}"' in html, (ref, function.qualname)
-    assert linked >= sum(1 for fs in rules.values() for f in fs if generate.code_path(f.file))
+    assert linked >= sum(1 for fs in rules.values() for f in fs if code_pages.code_page_path(f.file))
 
 
 def test_code_pages_show_whole_modules(built):
@@ -332,7 +332,7 @@ def test_dangling_check_reference_in_results_fails(tmp_path):
 
 def test_mkdocs_warnings_fail_the_build(tmp_path, monkeypatch):
     """A page MkDocs --strict rejects (here a broken link) becomes a SiteError quoting the warning."""
-    monkeypatch.setattr(generate, "render", lambda books, reviews, plots: {"index.md": "# Home\n\n[gone](gone.md)\n"})
+    monkeypatch.setattr(generate, "render", lambda books, reviews, plots, code_files=None: {"index.md": "# Home\n\n[gone](gone.md)\n"})
     monkeypatch.setattr(generate, "nav", lambda books, code_files, reviews: [{"Home": "index.md"}])
     with pytest.raises(generate.SiteError, match=r"mkdocs build --strict failed.*gone\.md"):
         generate.build(tmp_path / "build", rulesets=[DOCUMENT])
@@ -446,3 +446,25 @@ def test_sections_show_their_verification_strength_and_the_survivors_page_their_
     assert "+" in mutants and "level_2 >= level_1" in mutants and "```diff" in mutants
     ledger = (build / "docs" / DOCUMENT / "ledger.md").read_text(encoding="utf-8")
     assert "| Strength |" in ledger
+
+
+def test_sitemap_lists_every_page_at_the_site_url_dated_by_the_last_commit(built):
+    """The sitemap names every page (all but the 404 page) at site_url, and its date is the last commit's, not
+    the day of the build, so rebuilds of the same sources are byte-identical on any day."""
+    import datetime
+    import subprocess
+    import xml.etree.ElementTree as ElementTree
+
+    site = built / "site"
+    root = ElementTree.parse(site / "sitemap.xml").getroot()
+    space = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    urls = [u.findtext("s:loc", namespaces=space) for u in root.findall("s:url", space)]
+    base = "http://127.0.0.1:8000/"
+    assert all(u.startswith(base) for u in urls)
+    pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")} - {"404.html"}
+    assert {u[len(base):] for u in urls} == pages
+    stamp = subprocess.run(["git", "log", "-1", "--format=%ct"], capture_output=True, text=True,
+                           cwd=Path(generate.__file__).resolve().parent.parent).stdout.strip()
+    day = datetime.datetime.fromtimestamp(int(stamp), datetime.timezone.utc).date().isoformat() if stamp else None
+    dates = {u.findtext("s:lastmod", namespaces=space) for u in root.findall("s:url", space)}
+    assert dates == {day or "1970-01-01"}

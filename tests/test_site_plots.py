@@ -7,6 +7,8 @@ on their own. What they look like was checked by eye (rendered in Chromium), not
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
@@ -14,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from rules import spec
 from rules.core import attack_sequence
 from rules40k import annotations, checks
-from rules40k_site import plots
+from rules40k_site import generate, plots
 
 SVG = "{http://www.w3.org/2000/svg}"
 #: The pages each picture or table must appear on, and what identifies it there.
@@ -154,9 +157,109 @@ def test_compact_keeps_the_drawing():
     assert 'x="1.23"' in out and "rotate" not in out and 'style="c: d"' in out
 
 
+def test_compact_cuts_numbers_in_attribute_values_only():
+    """Coordinates and style values lose their digits past the hundredth; a label's text is left as written."""
+    svg = ('<svg><defs><style type="text/css">*{x: y}</style></defs>'
+           '<text x="12.34567" style="font-size: 7.123456px">12.345 of 0.98765</text>'
+           '<g id="a"><text y="1.5">x=&quot;3.14159&quot;</text></g></svg>')
+    out = plots.compact(svg)
+    assert 'x="12.34"' in out and 'style="font-size: 7.12px"' in out and 'y="1.5"' in out
+    assert ">12.345 of 0.98765</text>" in out and ">x=&quot;3.14159&quot;</text>" in out
+
+
+def test_compact_without_a_style_element_keeps_the_inline_styles():
+    """No <style> to hold shared styles (matplotlib always writes one): the styles stay inline, nothing raises."""
+    svg = "<svg>" + '<path style="a: b" d="M 0.12345 1"/>' * 3 + "</svg>"
+    out = plots.compact(svg)
+    assert out.count('style="a: b"') == 3 and 'd="M 0.12 1"' in out and "class=" not in out
+
+
+def test_odds_re_roll_as_the_calculator_does():
+    """The [TWIN-LINKED] column is the wound distribution of the calculator's own plan for such a weapon, band by
+    band, and without [ANTI] a critical wound comes on the threshold ``critical_wound_threshold`` gives."""
+    from rules.calculator import Calculator, to_fraction
+    from rules.core import core_abilities
+    from rules.core.attack_sequence import Wound
+    from rules.scenario import read_scenario
+
+    rows = {row["needed"]: row for row in plots.wound_odds()}
+    plain_critical = core_abilities.critical_wound_threshold(None, ())
+    for strength, toughness in ((8, 4), (5, 4), (4, 4), (3, 4), (2, 4)):
+        scenario = read_scenario({
+            "weapons": [{"name": "w", "count": 1, "A": 1, "skill": 3, "S": strength, "AP": 0, "D": 1,
+                         "abilities": ["TWIN-LINKED"]}],
+            "target": {"models": [{"name": "m", "count": 1, "T": toughness, "Sv": 3, "W": 1}]}})
+        plan = Calculator(scenario).plan(scenario.weapons[0], toughness)
+        row = rows[plan.required]
+        assert row["twin_linked"] == 1 - to_fraction(plan.wound[Wound.FAIL]), (strength, toughness)
+        assert row["critical"] == Fraction(7 - plain_critical, 6)
+    assert len(rows) == 5
+
+
+@pytest.fixture(scope="module")
+def books() -> dict:
+    """Every ruleset's Book, loaded without a build (no check results)."""
+    return {name: generate.load(name, Path("/nonexistent")) for name in spec.rulesets()}
+
+
+def test_no_outcome_chart_is_dropped_in_any_ruleset(books):
+    """Every worked example an outcome chart is drawn for, in every ruleset, gets its picture: none is skipped
+    because its call (or the plotting code) failed."""
+    drawn = 0
+    for name, book in books.items():
+        paths = {picture.path for picture in plots.pictures(book)}
+        for example in plots.outcome_examples(book.examples):
+            assert f"{name}/{plots.PLOT_FOLDER}/example-{example['id']}.svg" in paths, (name, example["id"])
+            drawn += 1
+    assert drawn >= len(plots.outcome_examples(books["core"].examples)) > 0
+
+
+def test_a_refused_example_has_no_chart_but_a_plotting_bug_is_not_hidden(books, monkeypatch):
+    core = books["core"]
+    example = examples_by_id()["devastating-wounds-example-end-to-end"]
+    refused = copy.deepcopy(example)
+    refused["id"] = "refused"
+    refused["args"]["scenario"]["weapons"][0]["A"] = "D7"  # the scenario reader refuses it (a ScenarioError)
+    with pytest.raises(plots.ExampleRefused, match="refused: ScenarioError"):
+        plots.example_outcome(refused)
+    paths = [p.path for p in plots.pictures(dataclasses.replace(core, examples=[refused, example]))]
+    assert f"core/plots/example-{example['id']}.svg" in paths and "core/plots/example-refused.svg" not in paths
+
+    def broken(*args, **kwargs):
+        return {}["panels"]  # a bug, not a refusal of the example's input
+
+    monkeypatch.setattr(plots, "example_outcome", broken)  # in the plotting code
+    with pytest.raises(KeyError):
+        plots.pictures(dataclasses.replace(core, examples=[example]))
+    monkeypatch.undo()
+    monkeypatch.setattr(checks, "call_example", broken)  # or in the code the example runs
+    with pytest.raises(KeyError):
+        plots.example_outcome(example)
+
+
+def test_a_bad_example_game_is_a_site_error_naming_the_file(tmp_path, monkeypatch):
+    """A game file the ledger refuses (or that is not YAML) stops the build with one sentence naming it, not an
+    internal error."""
+    bad = tmp_path / "bad-game.yaml"
+    monkeypatch.setattr(plots, "EXAMPLE_GAME", str(bad))  # absolute: the repository root is not prefixed
+    bad.write_text("mission: take-the-high-ground\nplayers: {attacker: {}}\nevents: []\n", encoding="utf-8")
+    with pytest.raises(generate.SiteError) as caught:
+        plots.example_game()
+    message = str(caught.value)
+    assert message.startswith(f"{bad}: ") and message.count(str(bad)) == 1 and "players" in message
+    bad.write_text("mission: [\n", encoding="utf-8")
+    with pytest.raises(generate.SiteError, match=re.escape(f"{bad}: not valid YAML")):
+        plots.example_game()
+
+
 @pytest.mark.parametrize("call", [plots.CALCULATOR_CALL, plots.SAVE_ROLLS_CALL])
 def test_every_outcome_example_has_its_chart(call, built):
-    examples = [e for e in annotations.examples("core") if e["call"] == call]
-    assert examples
-    for example in examples:
-        assert (built / "site" / "core" / "plots" / f"example-{example['id']}.svg").is_file(), example["id"]
+    """In every ruleset built, not only the core rules."""
+    found = 0
+    for ruleset in spec.rulesets():
+        for example in annotations.examples(ruleset):
+            if example["call"] == call:
+                path = built / "site" / ruleset / plots.PLOT_FOLDER / f"example-{example['id']}.svg"
+                assert path.is_file(), (ruleset, example["id"])
+                found += 1
+    assert found

@@ -335,6 +335,8 @@ def plot_shift(comparison: Mapping, path: str | os.PathLike, title: str | None =
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from rules40k.palette import BAR
+
     counts = comparison["counts"]
     shifts = [_number(c["shift"]) for c in comparison["changed"] if c["shift"] is not None]
     moved = {c["id"] for c in comparison["changed"]}
@@ -343,7 +345,7 @@ def plot_shift(comparison: Mapping, path: str | os.PathLike, title: str | None =
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     if shifts:
-        left.hist(shifts, bins=min(40, max(5, len(shifts) // 4)), color="#7b1f1f")
+        left.hist(shifts, bins=min(40, max(5, len(shifts) // 4)), color=BAR)
         left.axvline(0, color="black", linewidth=0.8)
     else:
         left.text(0.5, 0.5, "no matchup changed", ha="center", va="center", transform=left.transAxes)
@@ -357,7 +359,7 @@ def plot_shift(comparison: Mapping, path: str | os.PathLike, title: str | None =
     right.plot([0, top], [0, top], color="black", linewidth=0.6, linestyle="--", zorder=1)
     # Rasterised points keep an SVG of thousands of matchups small; axes and text stay vector.
     for pairs, colour, label in ((same, "#9a9a9a", f"unchanged ({len(same)})"),
-                                 (shifted, "#7b1f1f", f"changed ({len(shifted)})")):
+                                 (shifted, BAR, f"changed ({len(shifted)})")):
         if pairs:
             right.scatter([o for o, _ in pairs], [n for _, n in pairs], s=7, c=colour, alpha=0.75, linewidths=0,
                           label=label, zorder=2, rasterized=True)

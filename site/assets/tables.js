@@ -53,7 +53,6 @@
         if (keep) shown += 1;
       });
       output.value = shown === rows.length ? rows.length + " " + noun : shown + " of " + rows.length + " " + noun;
-      output.textContent = output.value;
     }
 
     function sortBy(column) {
