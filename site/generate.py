@@ -1161,22 +1161,29 @@ _BRACKETED = re.compile(r"\[([A-Z][A-Z0-9 \-'+]*)\]")
 
 
 def search_meta(books: list[Book], code_files: list[str], pages: dict[str, str]) -> dict[str, dict]:
-    """Front matter for search: a section or chapter is tagged with its reference, its bracketed ability names and
-    the names of the functions that encode it (tags outrank body text, so "05.02", "Lethal Hits" or
-    ``wound_roll_target`` find that page first); code pages and the long tables are left out of the index."""
+    """Front matter for search: a section or chapter is tagged with its reference, its bracketed ability names, the
+    glossary terms it defines and the names of the functions that encode it (tags outrank body text, so "05.02",
+    "Lethal Hits", "Engagement Range" or ``wound_roll_target`` find that page first); code pages and the long
+    tables are left out of the index."""
     meta: dict[str, dict] = {}
     for book in books:
+        defines: dict[str, list[str]] = {}  # the glossary's terms by the section or chapter that defines them
+        for term in glossary.glossary_of(book).terms:
+            defines.setdefault(term.ref, []).append(term.name)
         for ref, section in book.sections.items():
             names = _BRACKETED.findall(section["title"]) + _BRACKETED.findall(section.get("heading") or "")
             # a printed number is what a reader types; a slug ("usr/battle-shock-tests") is not, and its words
             # would outrank the section that defines them
             number = [ref] if spec.SECTION_REF.match(ref) else []
-            tags = [*number, *names, *(f.qualname.rpartition(".")[2] for f in book.functions.get(ref, []))]
+            tags = [*number, *names, *defines.get(ref, []),
+                    *(f.qualname.rpartition(".")[2] for f in book.functions.get(ref, []))]
             meta[book.page_path(ref)] = {"tags": list(dict.fromkeys(tags))}
             if book.document == spec.DEFAULT_RULESET:
                 meta[book.page_path(ref)]["search"] = {"boost": 2}  # the Core Rules before the documents checked against them
         for chapter in book.chapters:
-            meta[book.page_path(chapter["number"])] = {"tags": [chapter["number"]]}
+            meta[book.page_path(chapter["number"])] = {"tags": [chapter["number"], *defines.get(chapter["number"], [])]}
+            if book.document == spec.DEFAULT_RULESET:
+                meta[book.page_path(chapter["number"])]["search"] = {"boost": 2}
         for name in UNINDEXED_PAGES:
             if f"{book.prefix}{name}" in pages:
                 meta[f"{book.prefix}{name}"] = {"search": {"exclude": True}, **tables.FRONT_MATTER.get(name, {})}

@@ -123,6 +123,8 @@ def test_twenty_random_links_land_on_real_pages(browser_page):
     ("[LETHAL HITS]", "core/24.23.html"),  # as printed
     ("05.02", "core/05.02.html"),  # a section number
     ("wound_threshold", "core/05.02.html"),  # a function that encodes 05.02 (one of its page's search tags)
+    ("Engagement Range", "core/03.04.html"),  # a glossary term: the section defining it (a search tag) before its users
+    ("Active Player", "core/01.03.html"),
 ])
 def test_search_from_a_file_puts_the_right_page_first(browser_page, query, first):
     page = browser_page.open(SECTION)
