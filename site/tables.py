@@ -289,9 +289,9 @@ def ref_short(page, ref: str) -> str:
 
 def check_order(book, check: dict) -> tuple:
     """Checks in the order of the first section they rest on (then by id): the book's order, not the alphabet's."""
-    refs = [str(r) for r in check.get("refs") or []]
-    first = min((book.order.get(r.partition(":")[2] if ":" in r else r, len(book.order)) for r in refs),
-                default=len(book.order))
+    local = [str(r).partition(":")[2] if ":" in str(r) else str(r)
+             for r in check.get("refs") or [] if book.foreign(str(r)) is None]  # another ruleset's: no place here
+    first = min((book.order.get(r, len(book.order)) for r in local), default=len(book.order))
     return first, str(check.get("id"))
 
 

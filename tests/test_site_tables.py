@@ -305,3 +305,14 @@ def test_every_status_badge_is_readable(browser_page):
     assert len({c[0] for c in colours}) >= 3
     for name, background, text in colours:
         assert background not in ("rgba(0, 0, 0, 0)", "transparent") and background != text, name
+
+
+def test_checks_are_ordered_by_their_own_rulesets_sections(tmp_path):
+    """A check resting on another ruleset's section ("quickref:objectives") sorts after this ruleset's sections,
+    not at the place of a same-named local one (ninth has an 'objectives' chapter too)."""
+    library: dict = {}
+    ninth = generate.load("ninth", tmp_path, None, library)
+    generate.load("quickref", tmp_path, None, library)
+    assert "objectives" in ninth.order
+    assert tables.check_order(ninth, {"refs": ["quickref:objectives"], "id": "x"}) == (len(ninth.order), "x")
+    assert tables.check_order(ninth, {"refs": ["ninth:objectives"], "id": "y"}) == (ninth.order["objectives"], "y")
