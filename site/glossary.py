@@ -408,37 +408,36 @@ def keyword_source(word: str, titled: list[Source]) -> Source | None:
     return best
 
 
+def printed_texts(book) -> dict[str, list[str]]:
+    """What each section and chapter page prints as rule text, in order, by reference: a section's text, what is
+    printed beside it and its other printings; a chapter's introduction and notes. One list for the glossary's
+    definitions and its "used in" links, so the two read the same texts."""
+    texts: dict[str, list[str]] = {}
+    for ref, section in book.sections.items():
+        texts[ref] = [section.get("text") or "", *(note.get("text") or "" for note in section.get("notes") or []),
+                      *(p.get("text") or "" for p in section.get("other_printings") or [])]
+    for chapter in book.chapters:
+        texts[chapter["number"]] = [chapter.get("intro") or "",
+                                    *(note.get("text") or "" for note in chapter.get("notes") or [])]
+    return texts
+
+
 def rule_texts(book) -> dict[str, str]:
     """The rule text of every section (with what is printed beside it) and chapter introduction, by reference."""
-    texts = {}
-    for ref, section in book.sections.items():
-        parts = [section.get("text") or ""]
-        parts += [note.get("text") or "" for note in section.get("notes") or []]
-        parts += [p.get("text") or "" for p in section.get("other_printings") or []]
-        texts[ref] = "\n\n".join(parts)
-    for chapter in book.chapters:
-        parts = [chapter.get("intro") or ""] + [note.get("text") or "" for note in chapter.get("notes") or []]
-        texts[chapter["number"]] = "\n\n".join(parts)
-    return texts
+    return {ref: "\n\n".join(parts) for ref, parts in printed_texts(book).items()}
 
 
 def usage(book, glossary: Glossary) -> dict[str, list[str]]:
     """For each term, the sections and chapters whose rule text links it: their texts rendered as their pages
-    render them (text, what is printed beside it, other printings; a chapter's introduction and notes)."""
+    render them (a section's first text with its restorations)."""
     from rules40k_site import generate
 
     glossary.links = {}
-    for ref, section in book.sections.items():
-        page = generate.Page(book, book.page_path(ref), f"section {ref}")
+    for ref, parts in printed_texts(book).items():
+        page = generate.Page(book, book.page_path(ref), f"{'section' if ref in book.sections else 'chapter'} {ref}")
         restorations = [r for r in book.restorations if r["ref"] == ref and not r.get("heading")]
-        page.text(section.get("text") or "", restorations)
-        for text in [n.get("text") for n in section.get("notes") or []] + \
-                [p.get("text") for p in section.get("other_printings") or []]:
-            page.text(text or "")
-    for chapter in book.chapters:
-        page = generate.Page(book, book.page_path(chapter["number"]), f"chapter {chapter['number']}")
-        for text in [chapter.get("intro")] + [n.get("text") for n in chapter.get("notes") or []]:
-            page.text(text or "")
+        for index, text in enumerate(parts):
+            page.text(text, restorations if index == 0 and ref in book.sections else [])
     refs = {book.page_path(ref): ref for ref in [*book.sections, *(c["number"] for c in book.chapters)]}
     used: dict[str, set[str]] = {}
     for path, keys in glossary.links.items():
