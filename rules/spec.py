@@ -74,10 +74,12 @@ def qualify(ruleset_name: str, ref: str) -> str:
     return ref if ruleset_name == DEFAULT_RULESET else f"{ruleset_name}:{ref}"
 
 
+@functools.lru_cache(maxsize=None)
 def held_documents(root: Path = SPEC_ROOT) -> dict[str, dict]:
     """Every document spec/sources/ keeps a copy of, by the seed file name it arrived as: its provenance, with
     ``path`` (the copy) added. A document two rulesets were ingested from (002) is listed under the first ruleset
-    in spec/rulesets.yaml order; a ruleset's own document comes before its other printings."""
+    in spec/rulesets.yaml order; a ruleset's own document comes before its other printings. Read once per root
+    (the site asks for every evidence link); the ingest, which writes spec/sources/, clears it."""
     order = {name: index for index, name in enumerate(rulesets(root))}
     found = []
     for path in sorted((root / "sources").glob("*.yaml")):

@@ -961,6 +961,7 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     spec_access.sections.cache_clear()
+    spec_access.held_documents.cache_clear()
     return report
 
 
@@ -1006,4 +1007,5 @@ def keep_printing(document: Path, document_name: str, printing: str, spec_root: 
             os.replace(staging / name, sources / name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    spec_access.held_documents.cache_clear()
     return provenance

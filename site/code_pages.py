@@ -455,7 +455,7 @@ def scan_properties(file: str) -> list[dict]:
 def page_context(page, books: list, file: str, rule_functions: list[tuple[int, str, str, Any]], check_view) -> dict:
     """What code.md.j2 shows for one file: its rule functions (line, name, section link), the checks defined in
     it (each with its line, statement, sections, status and counterexample) and its unmarked properties."""
-    from rules40k_site import generate
+    from rules40k_site import generate, tables
 
     results = books[0].results if books else None
     found = locator(page.book.library)
@@ -482,8 +482,6 @@ def page_context(page, books: list, file: str, rule_functions: list[tuple[int, s
                           "name": prop["name"], "title": prop["title"],
                           "refs": [page.link(ref, ref) for ref in prop["refs"] if page.book.page_path(ref)]
                           if prop["refs"] else None})
-    from rules40k_site import tables
-
     return {
         "file": file,
         "language": "yaml" if file.endswith((".yaml", ".yml")) else "python",

@@ -1103,12 +1103,11 @@ def modules(books: list[Book]) -> list[str]:
     return files
 
 
-def render(books: list[Book], reviews: list[tuple[str, dict]] | None = None,
-           plots: dict[str, str] | None = None, code_files: list[str] | None = None) -> dict[str, str]:
-    """Every page of every ruleset's area, the reviews, the code pages and the home page, by path under docs/.
-    ``code_files``: the files with a code page (``modules``), when the caller has worked them out already."""
+def render(books: list[Book], reviews: list[tuple[str, dict]], plots: dict[str, str],
+           code_files: list[str]) -> dict[str, str]:
+    """Every page of every ruleset's area, the reviews, the code pages (of ``code_files``, see ``modules``) and
+    the home page, by path under docs/."""
     env = environment()
-    code_files = modules(books) if code_files is None else code_files
     pages: dict[str, str] = {}
     for book in books:
         backlinks = cited_by(book)
@@ -1167,6 +1166,8 @@ def search_meta(books: list[Book], code_files: list[str], pages: dict[str, str])
     tables are left out of the index."""
     meta: dict[str, dict] = {}
     for book in books:
+        # the Core Rules' sections and chapters before the documents checked against them
+        boost = {"search": {"boost": 2}} if book.document == spec.DEFAULT_RULESET else {}
         defines: dict[str, list[str]] = {}  # the glossary's terms by the section or chapter that defines them
         for term in glossary.glossary_of(book).terms:
             defines.setdefault(term.ref, []).append(term.name)
@@ -1177,13 +1178,10 @@ def search_meta(books: list[Book], code_files: list[str], pages: dict[str, str])
             number = [ref] if spec.SECTION_REF.match(ref) else []
             tags = [*number, *names, *defines.get(ref, []),
                     *(f.qualname.rpartition(".")[2] for f in book.functions.get(ref, []))]
-            meta[book.page_path(ref)] = {"tags": list(dict.fromkeys(tags))}
-            if book.document == spec.DEFAULT_RULESET:
-                meta[book.page_path(ref)]["search"] = {"boost": 2}  # the Core Rules before the documents checked against them
+            meta[book.page_path(ref)] = {"tags": list(dict.fromkeys(tags)), **boost}
         for chapter in book.chapters:
-            meta[book.page_path(chapter["number"])] = {"tags": [chapter["number"], *defines.get(chapter["number"], [])]}
-            if book.document == spec.DEFAULT_RULESET:
-                meta[book.page_path(chapter["number"])]["search"] = {"boost": 2}
+            meta[book.page_path(chapter["number"])] = {"tags": [chapter["number"], *defines.get(chapter["number"], [])],
+                                                       **boost}
         for name in UNINDEXED_PAGES:
             if f"{book.prefix}{name}" in pages:
                 meta[f"{book.prefix}{name}"] = {"search": {"exclude": True}, **tables.FRONT_MATTER.get(name, {})}

@@ -332,7 +332,7 @@ def test_dangling_check_reference_in_results_fails(tmp_path):
 
 def test_mkdocs_warnings_fail_the_build(tmp_path, monkeypatch):
     """A page MkDocs --strict rejects (here a broken link) becomes a SiteError quoting the warning."""
-    monkeypatch.setattr(generate, "render", lambda books, reviews, plots, code_files=None: {"index.md": "# Home\n\n[gone](gone.md)\n"})
+    monkeypatch.setattr(generate, "render", lambda books, reviews, plots, code_files: {"index.md": "# Home\n\n[gone](gone.md)\n"})
     monkeypatch.setattr(generate, "nav", lambda books, code_files, reviews: [{"Home": "index.md"}])
     with pytest.raises(generate.SiteError, match=r"mkdocs build --strict failed.*gone\.md"):
         generate.build(tmp_path / "build", rulesets=[DOCUMENT])
