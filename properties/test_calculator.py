@@ -6,9 +6,7 @@ Scenarios come from ``properties.strategies.scenarios`` and stay small (at most 
 attack dice per weapon) so one calculation takes a few milliseconds.
 
 Every property is run once more against a deliberately broken copy of a rule
-function (monkeypatched on its module) and must then fail. ``rules/calculator.py``
-remembers the save table in the module-level ``_inflicts`` cache, so each broken run
-clears that cache before and after, letting the mutant take effect without leaking.
+function (monkeypatched on its module) and must then fail.
 """
 
 from __future__ import annotations
@@ -27,10 +25,11 @@ from properties.mutation import generate_only
 from properties import proofs
 from properties import strategies as s
 from rules import calculator, dice
+from rules.engine import kernels, saves, series
 from rules.calculator import Calculator, calculate
 from rules.core import attack_sequence, core_abilities
 from rules.scenario import read_scenario
-from rules.simulation import Simulator
+from rules.engine.simulate import Simulator
 
 
 def _calculate(data: dict) -> calculator.Result:
@@ -203,11 +202,10 @@ def _expected_wounds(plan: calculator.WeaponPlan) -> Fraction:
 
 
 def _per_attack_parts(plan: calculator.WeaponPlan) -> tuple[Fraction, Fraction, Fraction]:
-    hit = {k: calculator.to_fraction(v) for k, v in plan.hit.items()}
-    wound = {k: calculator.to_fraction(v) for k, v in plan.wound.items()}
+    """E[attacks], P(critical hit) and P(wound) of one hit, as the plan's hit and wound rolls give them."""
     attacks = sum((n * calculator.to_fraction(p) for n, p in plan.attacks.items()), Fraction(0))
-    p_wound = wound.get(attack_sequence.Wound.WOUND, 0) + wound.get(attack_sequence.Wound.CRITICAL_WOUND, 0)
-    return attacks, hit.get(attack_sequence.Hit.CRITICAL_HIT, Fraction(0)), p_wound
+    return (attacks, calculator.to_fraction(plan.explain["p_critical_hit"]),
+            calculator.to_fraction(plan.explain["p_wound_per_hit"]))
 
 
 _PLAIN_ABILITIES = tuple(a for a in s.WEAPON_ABILITIES if not a.startswith(("DEVASTATING", "ANTI", "SUSTAINED",
@@ -361,7 +359,7 @@ def test_simulation_agrees_with_the_exact_result(data, seed):
     """
     scenario = read_scenario(copy.deepcopy(data))
     exact = calculate(scenario).models_destroyed
-    outcomes = Simulator(scenario).run(trials=TRIALS, seed=seed)
+    outcomes = Simulator(scenario, calculator.attack_rules()).run(trials=TRIALS, seed=seed)
     mean = dice.expected(exact)
     variance = sum((p * (k - mean) ** 2 for k, p in exact.items()), Fraction(0))
     simulated = sum(o.models_destroyed for o in outcomes) / TRIALS
@@ -452,17 +450,9 @@ def _caught_by_the_property(error: BaseException) -> None:
     assert not isinstance(error, HypothesisException), error
 
 
-@pytest.fixture
-def fresh_save_cache():
-    """The calculator's module-level save-table cache, emptied around a broken run."""
-    calculator._inflicts.cache_clear()
-    yield
-    calculator._inflicts.cache_clear()
-
-
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}[{b[2]}]" for b in BROKEN])
-def test_calculator_property_fails_for_a_broken_rule(monkeypatch, fresh_save_cache, prop, module, attribute, mutant):
+def test_calculator_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
     _generate_only(monkeypatch, prop)
     monkeypatch.setattr(module, attribute, mutant)
     with pytest.raises((Exception, pytest.fail.Exception)) as failure:
@@ -476,7 +466,7 @@ def test_calculator_property_fails_for_a_broken_rule(monkeypatch, fresh_save_cac
     ("SAVE_CHECK", SAVE_CHECK_IGNORING_AP, "save-ap-worsens-save-by-its-value",
      test_expected_losses_match_the_book_arithmetic),
 ], ids=["wound-table-rows-swapped", "save-check-ignoring-ap"])
-def test_broken_wound_table_or_save_check_fails_a_proof_and_a_property(monkeypatch, fresh_save_cache, attribute,
+def test_broken_wound_table_or_save_check_fails_a_proof_and_a_property(monkeypatch, attribute,
                                                                        mutant, proof, prop):
     """The issue's acceptance check: a broken wound table or save check fails at least one proof and one property.
 
@@ -505,44 +495,43 @@ ENGINE_SCENARIOS = st.one_of(
 @pytest.mark.refs("05.03", "05.04", "06.02")
 @given(ENGINE_SCENARIOS)
 def test_fast_engine_gives_the_literal_engines_distribution(data):
-    """05.03-05.04, 06.02: the attack-by-attack chain gives exactly the distribution of the literal engine.
+    """05.03-05.04, 06.02: the fast engine gives exactly the distribution of the literal engine.
 
     The literal engine pools every wound, sorts the save rolls and resolves them one
-    at a time into the current group, as the rules describe; the chain resolves the
-    lowest band of save rolls as they come and counts the rest (see ``rules.calculator._Chain``).
+    at a time into the current group, as the rules describe; the fast engine follows
+    the groups in turn with laws of the counts (see ``rules.engine.saves``).
     Compared state by state, every probability exact.
     """
     sc = read_scenario(copy.deepcopy(data))
-    fast, literal = calculate(sc, "chain"), calculate(sc, "literal")
+    fast, literal = calculate(sc, "fast"), calculate(sc, "literal")
     note(f"fast {fast.wounds_lost}; literal {literal.wounds_lost}")
     assert fast.states == literal.states
 
 
-def _chain_without_deferring(self):
-    """A broken chain: every failed save resolved as it comes, whatever band it is in (ignores sorting)."""
-    self.bands = self.bands[-1:]
-    return _CHAIN_RUN(self)
+_WAITING, _RAW, _THIN = saves._Walk.waiting, kernels.Kernel.raw, series.thin
 
 
-def _chain_cap_one_short(self, state):
-    """A broken chain: counts capped one below what can still matter."""
-    bands, most = _CHAIN_LIMITS(self, state)
-    return tuple(max(b - 1, 0) for b in bands), max(most - 1, 0)
+def _stop_mass_forgotten(self, pointer, hi):
+    """A broken walk: a pointer waiting for a group that saves the next roll is worth nothing."""
+    return [0 * v for v in _WAITING(self, pointer, hi)]
 
 
-def _chain_null_of_the_first_group(self, groups):
-    """A broken chain: thins by the first group's chance of a damage losing nothing, shared or not."""
-    return _CHAIN_NULL(self, groups[:1])
+def _raw_without_ineffective_events(self, effective, n):
+    """A broken kernel: a group's law in all events forgets the events that lose no wound."""
+    return effective.truncate(n + 1)
 
 
-_CHAIN_RUN, _CHAIN_LIMITS, _CHAIN_NULL = calculator._Chain.run, calculator._Chain._limits, calculator._Chain._shared_null
+def _thinned_with_no_loss(r, keep, most):
+    """Broken arithmetic: every event counts as effective."""
+    return _THIN(r, 1, most)
 
 
-@pytest.mark.parametrize("attribute,mutant", [("run", _chain_without_deferring), ("_limits", _chain_cap_one_short),
-                                              ("_shared_null", _chain_null_of_the_first_group)])
-def test_engine_equivalence_fails_for_a_broken_chain(monkeypatch, attribute, mutant):
+@pytest.mark.parametrize("owner,attribute,mutant", [
+    (saves._Walk, "waiting", _stop_mass_forgotten), (kernels.Kernel, "raw", _raw_without_ineffective_events),
+    (saves, "thin", _thinned_with_no_loss)], ids=["stop mass forgotten", "raw without nulls", "thinning off"])
+def test_engine_equivalence_fails_for_a_broken_engine(monkeypatch, owner, attribute, mutant):
     _generate_only(monkeypatch, test_fast_engine_gives_the_literal_engines_distribution)
-    monkeypatch.setattr(calculator._Chain, attribute, mutant)
+    monkeypatch.setattr(owner, attribute, mutant)
     with pytest.raises((Exception, pytest.fail.Exception)) as failure:
         test_fast_engine_gives_the_literal_engines_distribution()
     _caught_by_the_property(failure.value)

@@ -15,7 +15,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from rules import calculator, scenario, simulation
+from rules import calculator, scenario
+from rules.engine import simulate as simulation
 from rules40k import REPO_ROOT
 
 SCENARIOS = (REPO_ROOT / "examples" / "bench-20-weapons.json", REPO_ROOT / "examples" / "bench-attached-unit.json")
@@ -46,14 +47,14 @@ def timed(function, repeats: int, stop_after: float = math.inf, memory_under: fl
     return best, peak / 2 ** 20, result
 
 
-def simulate(sc, result, precision: float, max_trials: int | None, seed: int) -> dict:
+def simulate(sc, result, precision: float, max_trials: int | None, seed: int, ruleset: str = "core") -> dict:
     """The simulation of ``sc`` for a mean of models destroyed within ±``precision`` (95%): the trials that needs
     (from the exact variance), the trials run (at most ``max_trials``; the time is then extrapolated), the mean."""
     sigma = math.sqrt(_variance(result.models_destroyed))
     needed = max(1, math.ceil((1.96 * sigma / precision) ** 2))
     trials = needed if max_trials is None else min(needed, max_trials)
     start = time.perf_counter()
-    outcomes = simulation.Simulator(sc).run(trials, seed)
+    outcomes = simulation.Simulator(sc, calculator.attack_rules(ruleset)).run(trials, seed)
     seconds = time.perf_counter() - start
     return {"simulation_trials_for_precision": needed, "simulation_trials_run": trials,
             "simulation_seconds": seconds, "simulation_seconds_for_precision": seconds / trials * needed,

@@ -179,7 +179,6 @@ def test_odds_re_roll_as_the_calculator_does():
     band, and without [ANTI] a critical wound comes on the threshold ``critical_wound_threshold`` gives."""
     from rules.calculator import Calculator, to_fraction
     from rules.core import core_abilities
-    from rules.core.attack_sequence import Wound
     from rules.scenario import read_scenario
 
     rows = {row["needed"]: row for row in plots.wound_odds()}
@@ -190,8 +189,8 @@ def test_odds_re_roll_as_the_calculator_does():
                          "abilities": ["TWIN-LINKED"]}],
             "target": {"models": [{"name": "m", "count": 1, "T": toughness, "Sv": 3, "W": 1}]}})
         plan = Calculator(scenario).plan(scenario.weapons[0], toughness)
-        row = rows[plan.required]
-        assert row["twin_linked"] == 1 - to_fraction(plan.wound[Wound.FAIL]), (strength, toughness)
+        row = rows[plan.explain["wound_roll_needed"]]
+        assert row["twin_linked"] == to_fraction(plan.explain["p_wound_per_hit"]), (strength, toughness)
         assert row["critical"] == Fraction(7 - plain_critical, 6)
     assert len(rows) == 5
 
