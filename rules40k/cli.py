@@ -263,7 +263,7 @@ def _review_derived_rulesets(names: list[str] | None, build: Path) -> None:
         (build / "reviews").mkdir(exist_ok=True)
         target = build / "reviews" / f"{derived}-{spec.DEFAULT_RULESET}.json"
         write_results(report, target)
-        if report.get("outcomes"):
+        if report.get("outcomes") and report["outcomes"].get("applies", True):
             sweeps.plot_shift(report["outcomes"], target.with_suffix(".svg"))
 
 
@@ -341,6 +341,7 @@ def calc_json(result) -> dict:
     from dataclasses import asdict
 
     return {
+        "ruleset": result.ruleset,
         "models_destroyed": {str(k): _ratio(p) for k, p in result.models_destroyed.items()},
         "expected_models_destroyed": _ratio(result.expected_models_destroyed),
         "wounds_lost": {str(k): _ratio(p) for k, p in result.wounds_lost.items()},
@@ -380,24 +381,40 @@ def plot_distribution(result, path: Path) -> None:
         plt.close(figure)
 
 
-def _calculator_ruleset(args: argparse.Namespace) -> None:
+def _calculator_ruleset(args: argparse.Namespace) -> str:
     from rules import spec
 
     name = _ruleset_name(args)
     if not spec.ruleset(name).get("calculator"):
-        raise UsageError(f"the {name} ruleset has no attack calculator (only core has one so far)")
+        with_rules = ", ".join(r for r in spec.rulesets() if spec.ruleset(r).get("calculator"))
+        raise UsageError(f"the {name} ruleset has no attack rules to calculate with (these have: {with_rules})")
+    return name
+
+
+def _percent(p) -> str:
+    """A chance as a player reads it: 21.2%, with the ends kept honest (<0.1%, >99.9%, and exact 0% and 100%)."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    value = float(p) * 100
+    if value < 0.05:
+        return "<0.1%"
+    if value > 99.95:
+        return ">99.9%"
+    return f"{value:.1f}%"
 
 
 def cmd_calc(args: argparse.Namespace) -> int:
-    from rules import calculator, scenario
+    from rules import calculator, scenario, spec
 
-    _calculator_ruleset(args)
-    data, name = _read_scenario_source(args.scenario)
+    name = _calculator_ruleset(args)
+    data, source = _read_scenario_source(args.scenario)
     try:
-        sc = scenario.read_scenario(data, name)
-        result = calculator.calculate(sc)
+        sc = scenario.read_scenario(data, source)
+        result = calculator.calculate(sc, ruleset=name)
     except (scenario.ScenarioError, ValueError) as error:
-        raise _about(name, error) from None
+        raise _about(source, error) from None
     if args.plot:
         plot_path = Path(args.plot)
         if plot_path.suffix not in {".svg", ".png", ".pdf"}:
@@ -407,29 +424,31 @@ def cmd_calc(args: argparse.Namespace) -> int:
         print(json.dumps(calc_json(result), indent=2))
         return 0
     console = _console()
-    table = Table(title="Models destroyed")
-    for column in ("models", "probability", "≈", "at least this many"):
+    table = Table(title=f"Models destroyed ({spec.ruleset(name).get('short', name)})")
+    columns = ("models", "chance", "at least this many") + (("exact chance",) if args.exact else ())
+    for column in columns:
         table.add_column(column, justify="right")
     tail = 1
     for k, p in result.models_destroyed.items():
-        table.add_row(str(k), _ratio(p), f"{float(p):.4f}", f"{float(tail):.4f}")
+        table.add_row(str(k), _percent(p), _percent(tail), *((_ratio(p),) if args.exact else ()))
         tail -= p
     console.print(table)
-    console.print(f"Expected models destroyed: {_ratio(result.expected_models_destroyed)} "
-                  f"(≈ {float(result.expected_models_destroyed):.3f}); expected wounds lost: "
-                  f"{_ratio(result.expected_wounds_lost)} (≈ {float(result.expected_wounds_lost):.3f})")
+    models, wounds = result.expected_models_destroyed, result.expected_wounds_lost
+    console.print(f"Expected: {float(models):.2f} models destroyed, {float(wounds):.2f} wounds lost"
+                  + (f" (exactly {_ratio(models)} and {_ratio(wounds)})" if args.exact else "") + ".")
     if args.explain:
+        chance = (lambda v: _ratio(v)) if args.exact else _percent  # noqa: E731
         for step in result.steps:
             console.rule(step["weapon"])
             console.print(
                 f"attacks ≈ {float(step['expected_attacks']):.3f}; hit on {step['skill']}+ with modifier "
-                f"{step['hit_modifier']:+d}: P(hit) = {_ratio(step['p_hit'])}, P(critical hit) = "
-                f"{_ratio(step['p_critical_hit'])}\n"
+                f"{step['hit_modifier']:+d}: P(hit) = {chance(step['p_hit'])}, P(critical hit) = "
+                f"{chance(step['p_critical_hit'])}\n"
                 f"wound on {step['wound_roll_needed']}+ with modifier {step['wound_modifier']:+d}, critical on "
-                f"{step['critical_wound_on']}+: P(wound per hit) = {_ratio(step['p_wound_per_hit'])}\n"
+                f"{step['critical_wound_on']}+: P(wound per hit) = {chance(step['p_wound_per_hit'])}\n"
                 f"wounds to save ≈ {float(step['expected_wounds_to_save']):.3f}, devastating critical wounds ≈ "
                 f"{float(step['expected_mortal_wound_attacks']):.3f}\n"
-                f"save against {step['first_group']}: P(save fails) = {_ratio(step['p_save_fails'])}; damage per "
+                f"save against {step['first_group']}: P(save fails) = {chance(step['p_save_fails'])}; damage per "
                 f"unsaved attack ≈ {float(step['expected_damage_per_unsaved']):.3f}\n"
                 f"after this weapon: models destroyed ≈ {float(step['expected_models_destroyed_so_far']):.3f}, "
                 f"wounds lost ≈ {float(step['expected_wounds_lost_so_far']):.3f}"
@@ -517,7 +536,9 @@ def _print_review(report: dict) -> None:
         console.print(f"  [red]behaviour changed with no new wording[/]: {entry['ref']} {entry['title']} "
                       f"({'; '.join(entry['evidence'][:3])})")
     outcomes = report.get("outcomes")
-    if outcomes:
+    if outcomes and not outcomes.get("applies", True):
+        console.print(f"  outcomes: the sweep does not apply: {outcomes['why']}")
+    elif outcomes:
         c = outcomes["counts"]
         console.print(f"  outcomes: {c.get('changed', 0)} of {c.get('total', 0)} matchups moved "
                       f"({c.get('increased', 0)} up, {c.get('decreased', 0)} down)")
@@ -559,7 +580,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         report = review.review(args.old, args.new, ruleset=ruleset, checks=not args.no_checks,
                                properties=args.properties, sweep=not args.no_sweep, executor=executor,
                                progress=progress)
-    if args.plot and report.get("outcomes"):
+    if args.plot and report.get("outcomes") and report["outcomes"].get("applies", True):
         sweeps.plot_shift(report["outcomes"], Path(args.plot))
     if args.save:
         from rules40k.checks import write_results
@@ -887,8 +908,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", help="scenario JSON file, or - for standard input")
     p.add_argument("--json", action="store_true", help="machine output with exact p/q probabilities")
     p.add_argument("--explain", action="store_true", help="step-by-step probabilities for each weapon")
+    p.add_argument("--exact", action="store_true", help="show the exact p/q chances beside the percentages")
     p.add_argument("--plot", metavar="FILE.svg", help="draw the distributions (.svg, .png or .pdf)")
-    _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
+    _ruleset_option(p, "the ruleset whose attack rules to use (core or quickref)")
     p.set_defaults(run=cmd_calc)
 
     p = verbs.add_parser("bench", help="time the exact calculator against icepool and a dice-rolling simulation")

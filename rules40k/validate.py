@@ -1,7 +1,7 @@
 """Every hand-written annotation file of a ruleset, checked before ``coverage`` and ``verify`` do anything.
 
 Each file is read by its own loader, which validates what it reads (rules40k.annotations, the layouts of
-the two ingests, the concept map, the sweep overrides); this module only knows which loader reads which
+the two ingests, the concept map); this module only knows which loader reads which
 file. So a bad file fails at once with one sentence, before any check runs, even a file the verb itself
 would never read; and a file no loader reads (a misspelt name, silently ignored otherwise) is reported too.
 """
@@ -30,13 +30,6 @@ def _mutants(name: str, root: Path) -> None:
     mutate.equivalents(name, root)
 
 
-def _sweep(name: str, root: Path) -> None:
-    """sweep.yaml, through its loader; that loader takes no root and reads rules40k.review.rulesets.SPEC_ROOT."""
-    from rules40k.review import rulesets
-
-    rulesets.sweep_overrides(name)
-
-
 # Which loader reads which file or folder of spec/<ruleset>/annotations/ ("x/" is every .yaml file in x/).
 LOADERS: dict[str, Callable[[str, Path], object]] = {
     "examples/": annotations.examples,
@@ -48,7 +41,6 @@ LOADERS: dict[str, Callable[[str, Path], object]] = {
     "status.yaml": annotations.status_notes,
     "status/": annotations.status_notes,
     "concepts.yaml": compare.concept_map,
-    "sweep.yaml": _sweep,
     "domains.yaml": _domains,
     "mutants.yaml": _mutants,
 }

@@ -1051,7 +1051,10 @@ def review_page(books: list[Book], env: jinja2.Environment, slug: str, data: dic
                        "changed": len(table["cells"]), "more": len(table["cells"]) - len(shown),
                        "cells": [{"label": c["label"], "old": c["old"], "new": c["new"]} for c in shown]})
     outcomes = None
-    if data.get("outcomes"):
+    if data.get("outcomes") and not data["outcomes"].get("applies", True):
+        outcomes = {"summary": escape(f"The sweep of matchups does not apply: {data['outcomes']['why']}."),
+                    "plot": None, "moved": []}
+    elif data.get("outcomes"):
         moved = [m for m in data["outcomes"].get("changed", []) if m.get("shift") is not None][:25]
         counts = data["outcomes"].get("counts", {})
         outcomes = {"summary": escape(f"{counts.get('changed', 0)} of {counts.get('total', 0)} matchups moved: "

@@ -190,7 +190,7 @@ def damaged_annotations(draw) -> tuple[Path, str, str]:
         key, target["claim"] = "claim", "no/such-claim"
     elif how == "unknown reference" and kind == "status":
         key, target["inert"] = "inert", {"99.99": "a reason"}
-    elif how == "unknown key" and kind != "sweep":  # sweep.yaml's loader (review.rulesets) ignores other keys
+    elif how == "unknown key":
         key, target["colour"] = "colour", "red"
     else:
         how = "wrong type"
@@ -206,7 +206,6 @@ def spec_copy(tmp_path_factory) -> Path:
     shutil.copytree(SPEC, root)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(validate, "SPEC_ROOT", root)
-        patch.setattr(ruleset_reviews, "SPEC_ROOT", root)  # where the sweep overrides' loader reads
         yield root
 
 

@@ -11,6 +11,8 @@ engine's arithmetic; the exact properties test the rest.
 
 from __future__ import annotations
 
+import bisect
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -22,21 +24,33 @@ from rules.engine.calculate import Engine
 
 def draw(rng: random.Random, dist: Mapping) -> object:
     """One outcome of an exact distribution (mpq, fmpq or Fraction chances), drawn exactly: no float rounding."""
-    items = list(dist.items())
-    denominators = 1
-    for _, p in items:
-        denominators = denominators * int(_denominator(p)) // _gcd(denominators, int(_denominator(p)))
-    pick = rng.randrange(denominators)
-    for value, p in items:
-        pick -= int(_numerator(p)) * (denominators // int(_denominator(p)))
-        if pick < 0:
-            return value
-    return items[-1][0]
+    total, thresholds, values = _table(dist)
+    return values[bisect.bisect_right(thresholds, rng.randrange(total))]
 
 
 def chance(rng: random.Random, p) -> bool:
     """True with the exact chance p."""
     return rng.randrange(int(_denominator(p))) < int(_numerator(p))
+
+
+_TABLES: dict[int, tuple] = {}
+
+
+def _table(dist: Mapping) -> tuple[int, list[int], list]:
+    """A distribution as whole-number cumulative thresholds over a common denominator (kept per dict)."""
+    key = id(dist)
+    found = _TABLES.get(key)
+    if found is None or found[0] is not dist:
+        items = list(dist.items())
+        denominator = math.lcm(*(int(_denominator(p)) for _, p in items))
+        thresholds, running = [], 0
+        for _, p in items:
+            running += int(_numerator(p)) * (denominator // int(_denominator(p)))
+            thresholds.append(running)
+        if len(_TABLES) > 4096:
+            _TABLES.clear()
+        found = _TABLES[key] = (dist, (denominator, thresholds, [v for v, _ in items]))
+    return found[1]
 
 
 def _numerator(p):
@@ -45,12 +59,6 @@ def _numerator(p):
 
 def _denominator(p):
     return p.q if hasattr(p, "q") else p.denominator
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
 
 
 @dataclass

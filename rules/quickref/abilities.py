@@ -79,10 +79,16 @@ MODELS_COUNTED = 6
 
 
 @rule("usr/devastating-wounds")
+def devastating_mortal_wounds(critical_wound: Any, damage: Any) -> Any:
+    """DEVASTATING WOUNDS: a CRITICAL WOUND's damage becomes that many mortal wounds (and the attack sequence ends)."""
+    return If(critical_wound, damage, 0)
+
+
+@rule("usr/devastating-wounds")
 def devastating_models_destroyed(critical_wound: Any, damage: Any, w: Any) -> Any:
     """DEVASTATING WOUNDS: a CRITICAL WOUND's damage becomes mortal wounds and the attack sequence ends; the mortal
     wounds are taken model by model (from a unit of up to six models with ``w`` wounds)."""
-    mortal = If(critical_wound, damage, 0)
+    mortal = devastating_mortal_wounds(critical_wound, damage)
     destroyed: Any = 0
     for k in range(1, MODELS_COUNTED + 1):
         destroyed = destroyed + If(mortal >= w * k, 1, 0)
@@ -156,12 +162,20 @@ def cover_applies(target_has_cover: Any, ignores_cover: Any) -> Any:
     return And(target_has_cover, Not(ignores_cover))
 
 
+INDIRECT_PENALTY = -1
+
+
+@rule("usr/indirect-fire")
+def indirect_fire_hit_modifier(target_visible: Any) -> Any:
+    """INDIRECT FIRE at a target that is not visible: -1 to the hit roll."""
+    return If(Not(target_visible), INDIRECT_PENALTY, 0)
+
+
 @rule("usr/indirect-fire")
 def indirect_fire(roll: Any, skill: Any, target_visible: Any, stationary_and_spotted: Any) -> tuple[Any, Any]:
     """(hits, target has the Benefit of Cover): INDIRECT FIRE may target models that are not visible; if it does,
     -1 to the hit roll and the target has the Benefit of Cover."""
-    unseen = Not(target_visible)
-    return roll_succeeds(Roll.HIT, roll, If(unseen, -1, 0), skill), unseen
+    return roll_succeeds(Roll.HIT, roll, indirect_fire_hit_modifier(target_visible), skill), Not(target_visible)
 
 
 @rule("usr/infiltrators")

@@ -61,18 +61,18 @@ def snapshot(version: Version, ruleset: str, checks: bool = True, properties: bo
 
 
 def outcomes(old: Version, new: Version, *, executor: Executor | None = None,
-             progress: Callable[[str, int, int], None] | None = None, overrides: dict | None = None,
-             grid: list[dict] | None = None) -> dict:
-    """The calculator over the standard grid of matchups, under both versions, and what moved (as JSON-ready
-    "p/q" strings)."""
+             progress: Callable[[str, int, int], None] | None = None, grid: list[dict] | None = None,
+             rulesets: tuple[str | None, str | None] = (None, None)) -> dict:
+    """The calculator over the standard grid of matchups, under both versions (each side under the attack rules
+    of its ruleset in ``rulesets``; None: the Core Rules), and what moved (as JSON-ready "p/q" strings)."""
     from rules40k.review import sweep
 
     grid = grid if grid is not None else sweep.standard_grid()
     results = {}
-    for side, version, patch in (("old", old, None), ("new", new, overrides)):
+    for side, version, ruleset in (("old", old, rulesets[0]), ("new", new, rulesets[1])):
         tick = (lambda done, total, side=side: progress(f"sweep {side}", done, total)) if progress else None
-        results[side] = sweep.run_sweep(grid, root=str(version.root), overrides=patch, executor=executor,
-                                        progress=tick)
+        results[side] = sweep.run_sweep(grid, root=str(version.root), executor=executor, progress=tick,
+                                        ruleset=ruleset)
     return sweep.comparison_json(sweep.compare_sweeps(results["old"], results["new"], grid))
 
 

@@ -176,6 +176,6 @@ def counts(review: dict[str, Any]) -> dict[str, int]:
         "stale sections": len(review["stale"]["text_changed_code_not"]),
         "silent behaviour changes": len(review["stale"]["behaviour_changed_text_not"]),
     }
-    if review.get("outcomes"):
+    if review.get("outcomes") and review["outcomes"].get("applies", True):
         out["matchups moved"] = review["outcomes"]["counts"].get("changed", 0)
     return out

@@ -5,8 +5,9 @@ sections the map pairs it with. Text: how close each claim's wording is to its s
 diff where they are close enough to compare; claims the map leaves uncovered, and Core Rules sections
 no claim reaches. Tables: every input cell where the claim's function and the Core Rules' answer
 differ (rules40k.compare, exhaustive over each comparison's domain). Checks: each claim's verdict.
-Outcomes: the calculator's sweep under the Core Rules, and again with the derived ruleset's attack
-rules put in place of the Core Rules' ones (``spec/<ruleset>/annotations/sweep.yaml``).
+Outcomes: the calculator's sweep of the standard matchups under each ruleset's own attack rules (the one
+engine, ``rules.engine``, with ``rules.<ruleset>.attacks``); where a ruleset has none, the review says the sweep
+does not apply rather than reporting that nothing moved.
 """
 
 from __future__ import annotations
@@ -17,22 +18,13 @@ from typing import Any, Callable
 
 from rules import spec
 from rules40k import REPO_ROOT, SPEC_ROOT, compare
-from rules40k.annotations import AnnotationError, _load
 from rules40k.review import diff
 from rules40k.review.versions import ReviewError, Version
 
 
-def sweep_overrides(ruleset: str) -> dict[str, str]:
-    """Which Core Rules functions the derived ruleset's own rules replace in the calculator's sweep."""
-    path = SPEC_ROOT / ruleset / "annotations" / "sweep.yaml"
-    if not path.exists():
-        return {}
-    data = _load(path, dict)
-    overrides = data.get("overrides") or {}
-    if not isinstance(overrides, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                                  for k, v in overrides.items()):
-        raise AnnotationError(f"{path}: 'overrides' must map a Core Rules function to the one that replaces it")
-    return dict(overrides)
+def has_attack_rules(ruleset: str) -> bool:
+    """Whether the ruleset calculates attacks with rules of its own (``calculator`` in spec/rulesets.yaml)."""
+    return bool(spec.ruleset(ruleset).get("calculator"))
 
 
 def _text(derived: str, base: str, entries: list[dict]) -> dict[str, Any]:
@@ -90,14 +82,18 @@ def review_rulesets(derived: str, base: str, *, sweep: bool = True, executor: Ex
         "stale": {"text_changed_code_not": [], "behaviour_changed_text_not": []},
     }
     if sweep and entries:
-        from rules40k.review import outcomes
+        missing = [name for name in (derived, base) if not has_attack_rules(name)]
+        if missing:  # nothing to put in place of the Core Rules' attack rules: the sweep could only report 0
+            report["outcomes"] = {"applies": False, "why": f"the {missing[0]} ruleset has no attack rules of its own, "
+                                                            "so the two calculate every matchup alike"}
+        else:
+            from rules40k.review import outcomes
 
-        start = time.perf_counter()
-        here = Version("the working tree", "worktree", "worktree", REPO_ROOT)
-        report["outcomes"] = outcomes(here, here, executor=executor, progress=progress,
-                                      overrides=sweep_overrides(derived) or None)
-        report["outcomes"]["overrides"] = sweep_overrides(derived)
-        timings["outcomes"] = time.perf_counter() - start
+            start = time.perf_counter()
+            here = Version("the working tree", "worktree", "worktree", REPO_ROOT)
+            report["outcomes"] = outcomes(here, here, executor=executor, progress=progress, rulesets=(derived, base))
+            report["outcomes"]["rulesets"] = [derived, base]
+            timings["outcomes"] = time.perf_counter() - start
     report["counts"] = diff.counts(report)
     tally = {v: sum(1 for r in verdicts if r["status"] == v) for v in compare.VERDICTS}
     names = {"agrees": "claims that agree", "differs": "claims that differ", "not-covered": "claims not covered"}

@@ -165,12 +165,13 @@ def _ids(grid: Iterable[Mapping]) -> list[str]:
 
 def run_sweep(grid: list[dict], *, root: str | os.PathLike | None = None, overrides: Mapping[str, str] | None = None,
               executor: concurrent.futures.Executor | None = None, batch: int = 50,
-              progress: Callable[[int, int], Any] | None = None) -> dict[str, str]:
+              progress: Callable[[int, int], Any] | None = None, ruleset: str | None = None) -> dict[str, str]:
     """Expected models destroyed of every matchup: {id: "p/q" or "error: ..."}, in grid order.
 
     The grid is cut into batches of ``batch`` matchups, each submitted as ``worker.evaluate(root,
     scenarios, overrides)`` to ``executor`` (default: a local ``ProcessPoolExecutor`` with one process
-    per CPU, created and shut down here; a given executor is left running). ``progress(done, total)``
+    per CPU, created and shut down here; a given executor is left running). ``ruleset``: whose attack rules
+    (None: the Core Rules, which every tree has). ``progress(done, total)``
     is called with counts of matchups as batches finish. A batch that fails as a whole (a bad root or
     override) is a SweepError.
     """
@@ -185,7 +186,8 @@ def run_sweep(grid: list[dict], *, root: str | os.PathLike | None = None, overri
         executor = concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
     values: list[str | None] = [None] * len(grid)
     try:
-        futures = {executor.submit(worker.evaluate, root_arg, scenarios, override_arg): (start, len(scenarios))
+        extra = (ruleset,) if ruleset is not None else ()  # an older tree's worker takes no ruleset
+        futures = {executor.submit(worker.evaluate, root_arg, scenarios, override_arg, *extra): (start, len(scenarios))
                    for start, scenarios in batches}
         done = 0
         if progress is not None:

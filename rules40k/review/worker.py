@@ -149,7 +149,8 @@ def _ratio(value) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def evaluate(root: str | None, scenarios: list[dict], overrides: dict[str, str] | None = None) -> list[str]:
+def evaluate(root: str | None, scenarios: list[dict], overrides: dict[str, str] | None = None,
+             ruleset: str | None = None) -> list[str]:
     """Expected models destroyed of each scenario as an exact "p/q" string, or "error: <one line>".
 
     ``root``: the project tree whose ``rules`` package to use (put first on ``sys.path``, already
@@ -158,7 +159,8 @@ def evaluate(root: str | None, scenarios: list[dict], overrides: dict[str, str] 
     each place set to the named object for this batch only (restored afterwards), so another
     ruleset's rule function can be swept through the same calculator. A scenario the tree rejects
     (its validation or the calculator raised) gives "error: ..." rather than failing the batch; a
-    bad root or override raises. Switching trees empties this process's ``rules`` modules, so give a
+    bad root or override raises. ``ruleset``: calculate under that ruleset's attack rules (a tree's own
+    ``calculate(scenario, ruleset=...)``; None, the Core Rules, as every tree can). Switching trees empties this process's ``rules`` modules, so give a
     root other than the process's own only to workers with a process each (a process pool, Dask
     workers started as processes); batches in threads of one process take turns (a lock), since
     overrides patch shared modules.
@@ -175,7 +177,9 @@ def evaluate(root: str | None, scenarios: list[dict], overrides: dict[str, str] 
             out: list[str] = []
             for data in scenarios:
                 try:
-                    result = calculator.calculate(scenario.read_scenario(data, "scenario"))
+                    read = scenario.read_scenario(data, "scenario")
+                    result = (calculator.calculate(read) if ruleset is None
+                              else calculator.calculate(read, ruleset=ruleset))
                     out.append(_ratio(result.expected_models_destroyed))
                 except Exception as error:  # noqa: BLE001 - any rejection is reported, not raised
                     out.append(_one_line(error))
