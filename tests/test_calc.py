@@ -53,6 +53,10 @@ def test_stdin_and_explain(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(EXAMPLE.read_text()))
     assert cli.main(["calc", "-", "--explain"]) == 0
     out = capsys.readouterr().out
+    assert "P(hit) = 66.7%" in out and "P(wound per hit) = 50.0%" in out and "P(save fails) = 50.0%" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO(EXAMPLE.read_text()))
+    assert cli.main(["calc", "-", "--explain", "--exact"]) == 0
+    out = capsys.readouterr().out
     assert "P(hit) = 2/3" in out and "P(wound per hit) = 1/2" in out and "P(save fails) = 1/2" in out
 
 

@@ -121,8 +121,6 @@ BROKEN = {
     "a status naming a section that does not exist": (Path("missionpack") / "annotations" / "status" /
                                                       "terrain.yaml", "inert:\n", "inert:\n  no/such-entry: a reason\n",
                                                       "line {line_after}: inert 'no/such-entry' is not a section"),
-    "sweep overrides that are not a mapping": (Path("quickref") / "annotations" / "sweep.yaml", "overrides:\n",
-                                               "overrides: [1, 2]\nold:\n", "'overrides' must map"),
 }
 
 

@@ -53,7 +53,7 @@ def consume(groups: tuple[Group, ...], target: Callable[[State], int | None], ke
             finish(state, _mass(law))
             continue
         kernel = kernels[g]
-        models, dead = run_of(groups, state, target, lambda h: id(kernels[h]))
+        models, dead = run_of(groups, state, target, lambda h: (id(kernels[h]), groups[h].W))
         tops = [w for _, _, w, _ in models]
         capacity = sum(tops)
         residual = thin(law, kernel.keep, capacity)

@@ -149,7 +149,8 @@ class _Walk:
     def run_from(self, state: State) -> tuple[list, State]:
         """The models that take rolls one after another from ``state`` (groups alike act as one), and the state
         once they are all destroyed."""
-        return run_of(self.groups, state, self.current, lambda g: (id(self.kernels[g]), self.thresholds[g]))
+        return run_of(self.groups, state, self.current,
+                      lambda g: (id(self.kernels[g]), self.thresholds[g], self.groups[g].W))
 
     def take(self, models: list, kernel: Kernel, residuals: list, left: list, keep: bool = True) -> list:
         """Follow a run's models with per-channel residuals of effective events (the run's capacity at most) and
@@ -174,8 +175,15 @@ class _Walk:
     # -- the walk -------------------------------------------------------------------------------------
 
     def run(self, start: Mapping[State, object]) -> None:
+        families: dict = {}
         for state, p in start.items():
-            self.push(state, 1, 6, pointer=constant(p))
+            families.setdefault(self._family(state), []).append((state, p))
+        for key, members in families.items():
+            if key is None or len(members) == 1:
+                for state, p in members:
+                    self.push(state, 1, 6, pointer=constant(p))
+            else:
+                self._first_step(key, members)
         while self.heap:
             _, lo, hi, state = heapq.heappop(self.heap)
             self.step(state, lo, hi, self.entries.pop((state, lo, hi)))
@@ -245,6 +253,70 @@ class _Walk:
                 if not here.is_zero():
                     self.push(with_group(base_state, g, alive, w2), hi + 1, t, poisson=(here, ONE))
             before = before * dies
+
+    # -- many states before a weapon, alike but for the run they start in -------------------------------------
+
+    def _family(self, state: State):
+        """States that differ only in the run the weapon's rolls start on (its first model's wounds, how many models
+        it has left) take the same walk from a shifted start: they are worked out together. The key is the state
+        once that run is destroyed, and the run's kernel and threshold; None if the run has a wounded model past its
+        first (its models are then not a first model and fresh ones)."""
+        g = self.current(state)
+        if g is None:
+            return None
+        models, dead = self.run_from(state)
+        if any(w != self.groups[h].W for h, _, w, _ in models[1:]):
+            return None
+        return dead, id(self.kernels[g]), self.thresholds[g], self.groups[g].W
+
+    def _first_step(self, key, members: list) -> None:
+        """The first step of a family of start states (see ``_family``), worked out once per first model's wounds:
+        each state's finishes are those of the shared walk, scaled by its chance and shifted to its models."""
+        dead, _, t, _ = key
+        kernel = self.kernels[self.current(members[0][0])]
+        runs = [(state, q(p), *self.run_from(state)) for state, p in members]
+        capacity = max(sum(w for _, _, w, _ in models) for _, _, models, _ in runs)
+        laws = self.law(t)
+        totals = [_mass(channel) for channel in laws]
+        base = [thin(channel, kernel.keep, capacity) for channel in laws]
+        walks: dict = {}  # first model's wounds -> [(finishes by wounds left, mass finished so far), per model]
+        for _, _, models, _ in runs:
+            top, count = models[0][2], len(models)
+            done = walks.setdefault(top, [])
+            if len(done) >= count:
+                continue
+            residuals, finished = base, [fmpq(0)] * self.width
+            for i in range(count):
+                w = top if i == 0 else models[-1][2]  # every model past the first is fresh: its W
+                dies, stays = kernel.chain(w)
+                found = [dots(r, list(stays.values())) for r in residuals]
+                here = {w2: [column[j] for column in found] for j, w2 in enumerate(stays)}
+                finished = [a + sum((v[m] for v in here.values()), fmpq(0)) for m, a in enumerate(finished)]
+                if i >= len(done):
+                    done.append((here, finished))
+                residuals = [correlate(r, dies) for r in residuals]
+        stops = self._stops(dead, 1)
+        left = [fmpq(0)] * self.width
+        by_count: dict = {}  # models in the run -> sum over states of chance x (first model's law in all events)
+        for state, p, models, _ in runs:
+            walk = walks[models[0][2]]
+            for (g, alive, _, base_state), (here, _) in zip(models, walk):
+                for w2, values in here.items():
+                    self.finish(with_group(base_state, g, alive, w2), [p * v for v in values])
+            finished = walk[len(models) - 1][1]
+            if stops:
+                left = [a + p * (b - c) for a, b, c in zip(left, totals, finished)]
+            else:
+                first = kernel.raw(kernel.chain(models[0][2])[0], self.n) * p
+                by_count[len(models)] = by_count.get(len(models), ZERO) + first
+        if stops:
+            self.finish(dead, left)
+            return
+        fresh = kernel.raw(kernel.chain(self.groups[self.current(members[0][0])].W)[0], self.n)
+        pointer = ZERO
+        for count in range(max(by_count), 0, -1):  # Horner in the law of one fresh model
+            pointer = pointer.mul_low(fresh, self.n + 1) + by_count.get(count, ZERO)
+        self.push(dead, 1, t, pointer=pointer)
 
     def _stops(self, state: State, lo: int) -> bool:
         """Whether the sequence ends at this state whatever is left (nobody to take a roll, or a roll saved)."""
