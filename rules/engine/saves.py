@@ -40,7 +40,7 @@ from flint import fmpq, fmpq_poly
 
 from rules.engine.kernels import Kernel
 from rules.engine.laws import Counts
-from rules.engine.series import (ONE, ZERO, borel, constant, correlate, dot, dots, exp_series, factorial_weights,
+from rules.engine.series import (ONE, ZERO, Sums, borel, constant, correlate, dot, dots, exp_series, unreduced_dots, factorial_weights,
                                  geometric, prefix_sums, q, thin)
 from rules.engine.target import Group, State, run_of, wounds_left, with_group
 
@@ -71,10 +71,12 @@ class _Walk:
         return self.counts.law(fmpq(hi, 6))
 
     def finish(self, state: State, channels: list) -> None:
-        if any(channels):
-            found = self.final.setdefault(state, [fmpq(0)] * self.width)
-            for m, value in enumerate(channels):
-                found[m] += value
+        """Add to a state's mass, per channel (each an fmpq or an unreduced (numerator, denominator) pair)."""
+        found = self.final.get(state)
+        if found is None:
+            found = self.final[state] = [Sums() for _ in range(self.width)]
+        for sums, value in zip(found, channels):
+            sums.add(value)
 
     def push(self, state: State, lo: int, hi: int, pointer: fmpq_poly | None = None, poisson=None) -> None:
         key = (state, lo, hi)
@@ -158,19 +160,22 @@ class _Walk:
         left when the whole run is destroyed."""
         capacity = sum(w for _, _, w, _ in models)
         used = 0
-        left = list(left)
+        lefts = [Sums() for _ in left]
+        for sums, value in zip(lefts, left):
+            sums.add(value)
         for g, alive, w, base in models:
             dies, stays = kernel.chain(w)
-            found = [dots(r, list(stays.values())) for r in residuals]
+            found = [unreduced_dots(r, list(stays.values())) for r in residuals]
             for j, w2 in enumerate(stays):
                 values = [column[j] for column in found]
                 if keep:
                     self.finish(with_group(base, g, alive, w2), values)
-                left = [a - b for a, b in zip(left, values)]
+                for m, (n, d) in enumerate(values):
+                    lefts[m].add((-n, d))
             used += w
             still = capacity - used  # what the models left can still take
             residuals = [correlate(r.truncate(still + dies.degree() + 1), dies) for r in residuals]
-        return left
+        return [sums.value() for sums in lefts]
 
     # -- the walk -------------------------------------------------------------------------------------
 
@@ -270,49 +275,64 @@ class _Walk:
         return dead, id(self.kernels[g]), self.thresholds[g], self.groups[g].W
 
     def _first_step(self, key, members: list) -> None:
-        """The first step of a family of start states (see ``_family``), worked out once per first model's wounds:
-        each state's finishes are those of the shared walk, scaled by its chance and shifted to its models."""
-        dead, _, t, _ = key
+        """The first step of a family of start states (see ``_family``), worked out once per first model's wounds.
+
+        A state's finishes are those of the shared walk scaled by its chance; where they land depends only on how
+        many of the run's models are left, so for each first model's wounds and each wounds-left value, every
+        state's contributions are one correlation of two short polynomials (the states' chances by their run's
+        length, the walk's finishes by model). The pointer the destroyed run leaves is likewise one Horner sum in
+        the law of a fresh model."""
+        dead, _, t, W = key
         kernel = self.kernels[self.current(members[0][0])]
-        runs = [(state, q(p), *self.run_from(state)) for state, p in members]
-        capacity = max(sum(w for _, _, w, _ in models) for _, _, models, _ in runs)
+        runs = [(q(p), self.run_from(state)[0]) for state, p in members]
+        longest = max((models for _, models in runs), key=len)
+        landing = {len(longest) - i: (g, alive, base) for i, (g, alive, _, base) in enumerate(longest)}
+        capacity = sum(w for _, _, w, _ in longest)
         laws = self.law(t)
         totals = [_mass(channel) for channel in laws]
-        base = [thin(channel, kernel.keep, capacity) for channel in laws]
-        walks: dict = {}  # first model's wounds -> [(finishes by wounds left, mass finished so far), per model]
-        for _, _, models, _ in runs:
-            top, count = models[0][2], len(models)
-            done = walks.setdefault(top, [])
-            if len(done) >= count:
-                continue
-            residuals, finished = base, [fmpq(0)] * self.width
-            for i in range(count):
-                w = top if i == 0 else models[-1][2]  # every model past the first is fresh: its W
-                dies, stays = kernel.chain(w)
-                found = [dots(r, list(stays.values())) for r in residuals]
-                here = {w2: [column[j] for column in found] for j, w2 in enumerate(stays)}
-                finished = [a + sum((v[m] for v in here.values()), fmpq(0)) for m, a in enumerate(finished)]
-                if i >= len(done):
-                    done.append((here, finished))
-                residuals = [correlate(r, dies) for r in residuals]
+        base = self.counts.law(fmpq(t, 6) * kernel.keep) if kernel.keep != 1 else laws  # thinned at the source
+        base = [channel.truncate(capacity + 1) for channel in base]
+        by_top: dict = {}  # first model's wounds -> {models in the run: the states' summed chance}
+        for p, models in runs:
+            weights = by_top.setdefault(models[0][2], {})
+            weights[len(models)] = weights.get(len(models), fmpq(0)) + p
         stops = self._stops(dead, 1)
         left = [fmpq(0)] * self.width
-        by_count: dict = {}  # models in the run -> sum over states of chance x (first model's law in all events)
-        for state, p, models, _ in runs:
-            walk = walks[models[0][2]]
-            for (g, alive, _, base_state), (here, _) in zip(models, walk):
-                for w2, values in here.items():
-                    self.finish(with_group(base_state, g, alive, w2), [p * v for v in values])
-            finished = walk[len(models) - 1][1]
-            if stops:
-                left = [a + p * (b - c) for a, b, c in zip(left, totals, finished)]
-            else:
-                first = kernel.raw(kernel.chain(models[0][2])[0], self.n) * p
-                by_count[len(models)] = by_count.get(len(models), ZERO) + first
+        by_count: dict = {}  # models in the run -> summed chance x the first model's law in all events
+        for top, weights in by_top.items():
+            longest_here = max(weights)
+            residuals = base
+            finishes: dict = {}  # wounds left -> per channel, the walk's finishes by model index
+            finished = [[fmpq(0)] * self.width]  # mass finished before model i, per channel
+            for i in range(longest_here):
+                dies, stays = kernel.chain(top if i == 0 else W)
+                found = [dots(r, list(stays.values())) for r in residuals]
+                mass = list(finished[-1])
+                for j, w2 in enumerate(stays):
+                    column = finishes.setdefault(w2, [[] for _ in range(self.width)])
+                    for m in range(self.width):
+                        column[m].extend([fmpq(0)] * (i - len(column[m])))
+                        column[m].append(found[m][j])
+                        mass[m] += found[m][j]
+                finished.append(mass)
+                residuals = [correlate(r, dies) for r in residuals]
+            chances = fmpq_poly([weights.get(k, fmpq(0)) for k in range(longest_here + 1)])
+            for w2, columns in finishes.items():
+                by_left = [correlate(chances, fmpq_poly(column)) for column in columns]
+                for r in range(1, longest_here + 1):
+                    values = [law[r] for law in by_left]
+                    if any(values):
+                        g, alive, base_state = landing[r]
+                        self.finish(with_group(base_state, g, alive, w2), values)
+            for count, p in weights.items():
+                if stops:
+                    left = [a + p * (b - c) for a, b, c in zip(left, totals, finished[count])]
+                else:
+                    by_count[count] = by_count.get(count, ZERO) + kernel.raw(kernel.chain(top)[0], self.n) * p
         if stops:
             self.finish(dead, left)
             return
-        fresh = kernel.raw(kernel.chain(self.groups[self.current(members[0][0])].W)[0], self.n)
+        fresh = kernel.raw(kernel.chain(W)[0], self.n)
         pointer = ZERO
         for count in range(max(by_count), 0, -1):  # Horner in the law of one fresh model
             pointer = pointer.mul_low(fresh, self.n + 1) + by_count.get(count, ZERO)
@@ -339,4 +359,4 @@ def resolve(groups: tuple[Group, ...], current: Callable[[State], int | None], t
     """
     walk = _Walk(groups, current, thresholds, kernels, counts)
     walk.run({s: q(p) for s, p in start.items()})
-    return walk.final
+    return {state: [sums.value() for sums in channels] for state, channels in walk.final.items()}

@@ -70,24 +70,48 @@ def dot(a: fmpq_poly, b: fmpq_poly) -> fmpq:
 
 
 def dots(a: fmpq_poly, laws: list[fmpq_poly]) -> list[fmpq]:
-    """[dot(a, law) for law in laws]: whole-number products over common denominators, so no fraction is
-    reduced until the end (coefficients can have thousands of digits, and a product of polynomials to read one
-    coefficient of would cost more)."""
+    """[dot(a, law) for law in laws]."""
+    return [fmpq(n, d) if n else fmpq(0) for n, d in unreduced_dots(a, laws)]
+
+
+def unreduced_dots(a: fmpq_poly, laws: list[fmpq_poly]) -> list[tuple[fmpz, fmpz]]:
+    """[dot(a, law) for law in laws] as (numerator, denominator) pairs not reduced to lowest terms: whole-number
+    products over common denominators (coefficients can have thousands of digits; reducing each result, or a
+    product of polynomials to read one coefficient of, would cost more). See ``Sums``."""
+    zero = (fmpz(0), fmpz(1))
     if a.is_zero():
-        return [fmpq(0)] * len(laws)
+        return [zero] * len(laws)
     longest = max((law.degree() for law in laws if not law.is_zero()), default=-1)
     head = a.truncate(longest + 1)
     if head.is_zero():
-        return [fmpq(0)] * len(laws)
+        return [zero] * len(laws)
     numerators, denominator = head.numer().coeffs(), head.denom()
     out = []
     for law in laws:
         if law.is_zero():
-            out.append(fmpq(0))
+            out.append(zero)
             continue
         total = sum((x * y for x, y in zip(numerators, law.numer().coeffs()) if y), fmpz(0))
-        out.append(fmpq(total, denominator * law.denom()) if total else fmpq(0))
+        out.append((total, denominator * law.denom()))
     return out
+
+
+class Sums:
+    """Sums of many exact terms, kept per denominator as whole numbers and reduced once, at the end: a walk adds up
+    hundreds of thousands of terms whose numerators have thousands of digits, and reducing after each would cost
+    a gcd each time."""
+
+    def __init__(self):
+        self.terms: dict = {}
+
+    def add(self, value) -> None:
+        """Add an fmpq, or a (numerator, denominator) pair."""
+        numerator, denominator = (value.p, value.q) if isinstance(value, fmpq) else value
+        if numerator:
+            self.terms[denominator] = self.terms.get(denominator, 0) + numerator
+
+    def value(self) -> fmpq:
+        return sum((fmpq(n, d) for d, n in self.terms.items()), fmpq(0))
 
 
 @lru_cache(maxsize=4096)
