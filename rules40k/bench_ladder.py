@@ -57,10 +57,21 @@ def scenario(target: Target, attacks: int) -> dict:
 # -- icepool's formulation (written from the rules, sharing no code with the calculator) -------------
 
 
-def _icepool_models_destroyed(target: Target, attacks: int) -> dict[int, Fraction]:
+def icepool_states_the_problem(target: Target, weapon: dict | None = None) -> str | None:
+    """Why the icepool formulation below cannot state a target's problem, or None if it can: one hit per attack,
+    one or two ranges of failing save rolls (a deferred count for the second), bodyguards before CHARACTERs."""
+    weapon = weapon or WEAPON
+    if weapon.get("abilities"):
+        return f"the formulation knows no weapon abilities ({', '.join(weapon['abilities'])})"
+    bands = {min(max(min(m["Sv"] - weapon["AP"], m.get("InSv") or 7) - 1, 1), 6) for m in target.models}
+    return None if len(bands) <= 2 else f"{len(bands)} different save rolls fail (the formulation knows two)"
+
+
+def _icepool_models_destroyed(target: Target, attacks: int, weapon: dict | None = None) -> dict[int, Fraction]:
     import icepool
 
-    skill, strength, ap = WEAPON["skill"], WEAPON["S"], WEAPON["AP"]
+    weapon = weapon or WEAPON
+    skill, strength, ap = weapon["skill"], weapon["S"], weapon["AP"]
     toughness = max(m["T"] for m in target.models)
     need = (2 if strength >= 2 * toughness else 3 if strength > toughness else 4 if strength == toughness
             else 6 if 2 * strength <= toughness else 5)

@@ -719,11 +719,55 @@ def _bench_ladder(args: argparse.Namespace) -> int:
         if not args.json:
             console.print(f"[dim]{row['target']}, {row['attacks']} attacks: {row['exact_seconds']:.3f} s[/dim]")
 
-    report = bench_ladder.run(sizes, repeats=args.repeats, trials=trials, icepool_budget=args.icepool_budget,
-                              progress=progress)
+    report: dict = {}
+    if args.ladder in ("plain", "both"):
+        report = bench_ladder.run(sizes, repeats=args.repeats, trials=trials, icepool_budget=args.icepool_budget,
+                                  progress=progress)
+    if args.ladder in ("hard", "both"):
+        from rules40k import bench_hard
+
+        def hard_progress(row: dict) -> None:
+            if not args.json:
+                console.print(f"[dim]hard: {row['target']}, {row['attacks']} attacks: {row['exact_seconds']:.3f} s, "
+                              f"{row['peak_mib']:.0f} MiB[/dim]")
+
+        report["hard"] = bench_hard.run(repeats=args.repeats, icepool_budget=args.icepool_budget,
+                                        progress=hard_progress)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
+    if "rungs" in report:
+        _print_plain_ladder(console, report, trials)
+    if "hard" in report:
+        _print_hard_ladder(console, report["hard"])
+    return 0
+
+
+def _print_hard_ladder(console, rows: list[dict]) -> None:
+    from rich import box
+
+    from rules40k import bench_hard
+
+    table = Table(title=f"Hard ladder: each rung in a fresh process, targets {bench_hard.SECONDS_TARGET:g} s and "
+                        f"{bench_hard.MIB_TARGET:g} MB", box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True,
+                  pad_edge=False)
+    for column in ("target", "D", "A", "exact s", "peak MiB", "met", "icepool s", "×", "same"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in rows:
+        peer = "icepool_seconds" in row
+        table.add_row(row["target"], row["damage"], str(row["attacks"]), f"{row['exact_seconds']:.3f}",
+                      f"{row['peak_mib']:.0f}", "yes" if row["meets_targets"] else "NO",
+                      f"{row['icepool_seconds']:.2f}" if peer else "—",
+                      f"{row['icepool_over_exact']:.1f}" if peer else "—",
+                      ("yes" if row["icepool_agrees"] else "NO") if peer else "—")
+    console.print(table)
+    console.print("peak MiB: the whole process's peak resident memory (Python included); ×: icepool's time over the "
+                  "calculator's; same: icepool's distribution equals the calculator's exactly.")
+    for reason in sorted({f"{row['target']}: {row['icepool']}" for row in rows if "icepool" in row}):
+        console.print(f"icepool, {reason}")
+
+
+def _print_plain_ladder(console, report: dict, trials: int) -> None:
     from rich import box
 
     table = Table(title="Exact calculator vs icepool and a simulation to ±0.01", box=box.SIMPLE_HEAD,
@@ -754,7 +798,6 @@ def _bench_ladder(args: argparse.Namespace) -> int:
         console.print(f"icepool: {reason}")
     console.print(f"* the simulation's time extrapolated from {trials} trials. `rules40k calc` on examples/intercessors.json as a whole "
                   f"process: {report['calc_process_seconds']:.2f} s (best of 5).")
-    return 0
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -918,6 +961,9 @@ def parser() -> argparse.ArgumentParser:
                    help="scenario files to time against the simulation (default: the ladder of 10 to 400 attacks "
                         "into four targets, against icepool and the simulation)")
     p.add_argument("--sizes", type=_sizes, default=None, help="the ladder's attack counts (default 10,40,100,200,400)")
+    p.add_argument("--ladder", choices=("plain", "hard", "both"), default="both",
+                   help="which ladder: the plain one (10 to 400 attacks, four targets), the hard one (scenarios once "
+                        "refused or slow, each in a fresh process), or both")
     p.add_argument("--icepool-budget", type=_positive_number, default=60.0,
                    help="seconds an icepool rung may take before the larger rungs of that target skip icepool")
     p.add_argument("--repeats", type=_whole_number(1), default=3, help="exact runs to take the best time of (≥ 1)")
@@ -926,7 +972,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-trials", type=_whole_number(1), default=None,
                    help="cap simulated trials (≥ 1) and extrapolate the time (marked as extrapolated)")
     p.add_argument("--json", action="store_true")
-    _ruleset_option(p, "the ruleset whose attack rules to use (only core has a calculator)")
+    _ruleset_option(p, "the ruleset whose attack rules to use (the ladders are the Core Rules')")
     p.set_defaults(run=cmd_bench)
 
     p = verbs.add_parser("mutate", help="mutation testing: break the rule code one change at a time, see checks fail")
