@@ -28,6 +28,7 @@ class ScenarioError(ValueError):
 MAX_WEAPONS = 50  # entries in "weapons"
 WEAPON_COUNT = (1, 100)  # models firing one weapon entry
 MODEL_COUNT = (1, 40)  # models of one target.models entry
+W_RANGE = (1, 40)  # a model's Wounds characteristic
 MAX_TARGET_MODELS = 100  # models in the whole target (the sum of the counts)
 MAX_ATTACKS = 1000  # attack dice the weapons can roll at most, all together (see most_attacks)
 MAX_HITS = 1000  # hits they can score at most, [SUSTAINED HITS] included (see most_hits)
@@ -272,7 +273,7 @@ def read_model(data: Any, where: str) -> ModelSpec:
         count=_int(data["count"], f"{where}.count", *MODEL_COUNT),
         T=_int(data["T"], f"{where}.T", 1, 30),
         Sv=_int(data["Sv"], f"{where}.Sv", 2, 7),
-        W=_int(data["W"], f"{where}.W", 1, 40),
+        W=_int(data["W"], f"{where}.W", *W_RANGE),
         InSv=None if insv is None else _int(insv, f"{where}.InSv", 2, 6),
         FNP=None if fnp is None else _int(fnp, f"{where}.FNP", 2, 6),
         character=_bool(data.get("character", False), f"{where}.character"),
