@@ -231,7 +231,33 @@ def refs_of(module: str) -> dict[str, list[str]]:
         if type(value).__name__ == "DecisionTable" and refs:
             ruleset = _ruleset_of_module(module)
             by_name.setdefault(name, []).extend(spec.qualify(ruleset, r) for r in refs)
+    if calculator_module(module):
+        tree, _ = _tree(module)
+        for statement in tree.body:
+            name = _top_name(statement)
+            if name and isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+                by_name.setdefault(name, []).extend(calculator_refs())
     return {name: sorted(set(refs)) for name, refs in by_name.items()}
+
+
+#: The property files that check the attack calculator as a whole (exactness, the literal engine, simulation).
+CALCULATOR_PROPERTIES = ("properties/test_calculator.py", "properties/test_quickref_calculator.py",
+                         "properties/test_range_edges.py")
+
+
+def calculator_module(module: str) -> bool:
+    """A module the calculator runs that no rule section owns: the engine, its front door and a ruleset's attack
+    rules. Their functions are tagged with no section, yet a mutant of them changes what `calc` answers."""
+    return (module.startswith("rules.engine.") or module == "rules.calculator"
+            or (module.startswith("rules.") and module.endswith(".attacks")))
+
+
+@functools.lru_cache(maxsize=None)
+def calculator_refs() -> tuple[str, ...]:
+    """The sections the calculator's properties are marked with: what a mutant of a calculator module faces
+    (those properties, and the examples, tables, comparisons and proofs of the same sections)."""
+    return tuple(sorted({ref for nodeid, refs in _property_refs() if nodeid.startswith(CALCULATOR_PROPERTIES)
+                         for ref in refs}))
 
 
 def _ruleset_of_module(module: str) -> str:
@@ -499,14 +525,18 @@ def sample(found: list[Mutant], n: int | None, seed: int = 0) -> list[Mutant]:
 
 def modules_of(ruleset: str) -> list[str]:
     """The rule modules of a ruleset: every module of rules/<ruleset>/, and the shared modules outside it that
-    hold functions tagged with its sections (for core: the dice of 01.05, the geometry of rules.battlefield)."""
+    hold functions tagged with its sections (for core: the dice of 01.05, the geometry of rules.battlefield).
+    Core also lists the attack engine (rules/engine/) and the calculator's front door, which no ruleset owns."""
     from rules import registry
 
     folder = REPO_ROOT / "rules" / ruleset
     own = [f"rules.{ruleset}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
-    shared = sorted({entry.function.__module__ for entries in registry.load(ruleset).values() for entry in entries
-                     if not entry.function.__module__.startswith(f"rules.{ruleset}.")})
-    return shared + own
+    shared = {entry.function.__module__ for entries in registry.load(ruleset).values() for entry in entries
+              if not entry.function.__module__.startswith(f"rules.{ruleset}.")}
+    if ruleset == "core":
+        engine = REPO_ROOT / "rules" / "engine"
+        shared |= {"rules.calculator", *(f"rules.engine.{p.stem}" for p in engine.glob("*.py") if p.stem != "__init__")}
+    return sorted(shared) + own
 
 
 def run(modules: list[str], *, ref: str | None = None, sample_size: int | None = None, jobs: int = 2,
