@@ -297,11 +297,11 @@ PROJECT_FOLDERS = {"rules", "properties", "rules40k", "tests", "site"}
 def _forget_project_modules() -> None:
     """Drop every project module from this (forked) process, so the next import of each is fresh and sees
     the mutant. Third-party modules (pytest, hypothesis, z3) stay loaded: that is the time a fork saves.
-    Packages go too, this one's included: a kept package would still hold its old submodules as attributes,
-    and ``from rules40k import checks`` would find the old module there."""
+    Packages go too, this one's included, and namespace packages: a kept package would still hold its old
+    submodules as attributes, and ``from rules40k import checks`` would find the old module there."""
     for name, module in list(sys.modules.items()):
-        path = getattr(module, "__file__", None)
-        if not path:
+        path = getattr(module, "__file__", None) or next(iter(getattr(module, "__path__", None) or []), None)
+        if not path:  # a namespace package (no __init__.py) has no __file__, but its folder is on __path__
             continue
         try:
             folder = Path(path).resolve().relative_to(REPO_ROOT).parts[0]

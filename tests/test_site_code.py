@@ -150,11 +150,12 @@ def test_no_check_name_is_cut_or_a_test_function(built):
 
 
 def test_proofs_properties_logic_and_calculator_have_code_pages(built):
-    """The files proofs and properties live in, and rules/logic.py and rules/calculator.py, have code pages; a
+    """The files proofs and properties live in, rules/logic.py, rules/calculator.py and the attack engine have code pages; a
     proof file's page lists its proofs with their statements, sections and statuses above its source."""
     site = built / "site"
     for file in ("properties/proofs.py", "properties/proofs_findings_attack.py", "properties/test_calculator.py",
-                 "rules/logic.py", "rules/calculator.py"):
+                 "rules/logic.py", "rules/calculator.py", "rules/engine/saves.py", "rules/engine/literal.py",
+                 "rules/core/attacks.py"):
         page = site / (code_pages.code_page_path(file)[:-3] + ".html")
         assert page.is_file(), file
         text = page.read_text(encoding="utf-8")
