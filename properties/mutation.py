@@ -12,6 +12,7 @@ from typing import Any, Iterator
 
 import pytest
 from hypothesis import Phase, settings
+from hypothesis.errors import HypothesisException
 
 _SETTINGS = "_hypothesis_internal_use_settings"
 
@@ -49,3 +50,13 @@ def fails(check, max_examples: int = 500) -> bool:
         except (Exception, pytest.fail.Exception):
             return True
     return False
+
+
+def fails_broken(monkeypatch, check, owner, attribute: str, broken, *args: Any, **kwargs: Any) -> None:
+    """Assert that ``check`` (generation only) fails once ``owner.attribute`` is replaced by ``broken``, and that
+    the failure is the property's own, not hypothesis giving up (a health check, nothing satisfiable)."""
+    generate_only(monkeypatch, check)
+    monkeypatch.setattr(owner, attribute, broken)
+    with pytest.raises((Exception, pytest.fail.Exception)) as failure:
+        check(*args, **kwargs)
+    assert not isinstance(failure.value, HypothesisException), failure.value

@@ -19,9 +19,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import Phase, assume, example, given, note, settings
 from hypothesis import strategies as st
-from hypothesis.errors import HypothesisException
 
-from properties.mutation import generate_only
+from properties.mutation import fails_broken
 from properties import proofs
 from properties import strategies as s
 from rules import calculator, dice
@@ -265,6 +264,23 @@ def _faces(test) -> Fraction:
     return Fraction(sum(1 for roll in range(1, 7) if test(roll)), 6)
 
 
+def _wounds_per_attack(p_hit: Fraction, p_crit_hit: Fraction, crit: Fraction, normal: Fraction,
+                       abilities: set[str]) -> tuple[Fraction, Fraction]:
+    """Expected wounds to save and critical wounds turned mortal per attack die, from the chances of a hit, a
+    critical hit, a critical and a normal wound: 24.38 [TWIN-LINKED] re-rolls a failed wound roll, 24.21
+    [DEVASTATING WOUNDS] makes a critical wound mortal, 24.23 [LETHAL HITS] a critical hit a wound with no
+    roll, 24.36 [SUSTAINED HITS 1] one more hit. (The quick-reference sheet words these the same way.)"""
+    if "TWIN-LINKED" in abilities:
+        failed = 1 - crit - normal
+        crit, normal = crit + failed * crit, normal + failed * normal
+    devastating = "DEVASTATING WOUNDS" in abilities
+    to_save, mortal = (normal, crit) if devastating else (normal + crit, Fraction(0))
+    per_crit_hit = (1 if "LETHAL HITS" in abilities else to_save) + ("SUSTAINED HITS 1" in abilities) * to_save
+    per_crit_mortal = (0 if "LETHAL HITS" in abilities else mortal) + ("SUSTAINED HITS 1" in abilities) * mortal
+    return (p_hit - p_crit_hit) * to_save + p_crit_hit * per_crit_hit, \
+        (p_hit - p_crit_hit) * mortal + p_crit_hit * per_crit_mortal
+
+
 def _book_expected_kills(data: dict) -> Fraction:
     """Expected models destroyed by one weapon among W1 models that cannot run out, by the book's arithmetic."""
     (weapon,), ctx = data["weapons"], data["context"]
@@ -287,16 +303,7 @@ def _book_expected_kills(data: dict) -> Fraction:
     critical = 4 if "ANTI-INFANTRY 4+" in abilities and "INFANTRY" in data["target"]["keywords"] else 6
     crit = _faces(lambda r: r != 1 and r >= critical)
     normal = _faces(lambda r: r != 1 and r < critical and r + wm >= required)
-    if "TWIN-LINKED" in abilities:
-        failed = 1 - crit - normal
-        crit, normal = crit + failed * crit, normal + failed * normal
-    devastating = "DEVASTATING WOUNDS" in abilities
-    to_save, mortal = (normal, crit) if devastating else (normal + crit, Fraction(0))
-    # 24.23, 24.36: critical hits.
-    per_crit_hit = (1 if "LETHAL HITS" in abilities else to_save) + ("SUSTAINED HITS 1" in abilities) * to_save
-    per_crit_mortal = (0 if "LETHAL HITS" in abilities else mortal) + ("SUSTAINED HITS 1" in abilities) * mortal
-    saves = (p_hit - p_crit_hit) * to_save + p_crit_hit * per_crit_hit
-    mortals = (p_hit - p_crit_hit) * mortal + p_crit_hit * per_crit_mortal
+    saves, mortals = _wounds_per_attack(p_hit, p_crit_hit, crit, normal, abilities)
     # 05.04: the save roll; an unmodified 1 always fails it.
     insv = model.get("InSv")
     unsaved = _faces(lambda r: r == 1 or not ((insv and r >= insv) or r + weapon["AP"] >= model["Sv"]))
@@ -439,25 +446,10 @@ BROKEN = [
 ]
 
 
-def _generate_only(monkeypatch, prop) -> None:
-    """Run ``prop`` without shrinking or the example database: a broken rule must be caught, not minimised
-    (shrinking a failure re-runs the calculator hundreds of times)."""
-    generate_only(monkeypatch, prop)
-
-
-def _caught_by_the_property(error: BaseException) -> None:
-    """The failure is the property's own, not hypothesis giving up (health check, unsatisfiable, ...)."""
-    assert not isinstance(error, HypothesisException), error
-
-
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}[{b[2]}]" for b in BROKEN])
 def test_calculator_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
-    _generate_only(monkeypatch, prop)
-    monkeypatch.setattr(module, attribute, mutant)
-    with pytest.raises((Exception, pytest.fail.Exception)) as failure:
-        prop()
-    _caught_by_the_property(failure.value)
+    fails_broken(monkeypatch, prop, module, attribute, mutant)
 
 
 @pytest.mark.parametrize("attribute,mutant,proof,prop", [
@@ -475,13 +467,9 @@ def test_broken_wound_table_or_save_check_fails_a_proof_and_a_property(monkeypat
     simulation all use it.
     """
     assert proofs.check(proofs.PROOFS[proof]).status == "proved"
-    monkeypatch.setattr(attack_sequence, attribute, mutant)
+    fails_broken(monkeypatch, prop, attack_sequence, attribute, mutant)  # the mutant stays in place after
     result = proofs.check(proofs.PROOFS[proof])
     assert result.status == "disproved" and result.example.startswith("@example(")
-    _generate_only(monkeypatch, prop)
-    with pytest.raises((Exception, pytest.fail.Exception)) as failure:
-        prop()
-    _caught_by_the_property(failure.value)
 
 
 # -- The fast engine against the rules as written -----------------------------------------------------
@@ -530,8 +518,4 @@ def _thinned_with_no_loss(r, keep, most):
     (saves._Walk, "waiting", _stop_mass_forgotten), (kernels.Kernel, "raw", _raw_without_ineffective_events),
     (saves, "thin", _thinned_with_no_loss)], ids=["stop mass forgotten", "raw without nulls", "thinning off"])
 def test_engine_equivalence_fails_for_a_broken_engine(monkeypatch, owner, attribute, mutant):
-    _generate_only(monkeypatch, test_fast_engine_gives_the_literal_engines_distribution)
-    monkeypatch.setattr(owner, attribute, mutant)
-    with pytest.raises((Exception, pytest.fail.Exception)) as failure:
-        test_fast_engine_gives_the_literal_engines_distribution()
-    _caught_by_the_property(failure.value)
+    fails_broken(monkeypatch, test_fast_engine_gives_the_literal_engines_distribution, owner, attribute, mutant)

@@ -17,8 +17,8 @@ from rules.core import attached_units, attack_sequence, core_abilities, monsters
 from rules.core import other_rules, shooting_phase, stratagems, terrain
 from rules.core.attack_sequence import Hit, Save, Wound
 from rules.core.datasheets import has_keyword
-from rules.engine.attack_rules import AttackRules, WeaponPlan
-from rules.engine.exact import ONE, SIXTH, Dist, Q, add, as_dist, convolve, exact, power, rerolled
+from rules.engine.attack_rules import AttackRules, WeaponPlan, one_attack
+from rules.engine.exact import ONE, SIXTH, Dist, Q, add, as_dist, exact, rerolled
 from rules.engine.target import Group, State
 
 
@@ -184,39 +184,15 @@ class CoreAttackRules(AttackRules):
             wound = rerolled(single, lambda first: core_abilities.twin_linked_rerolls(
                 first == Wound.FAIL, non_critical, first == Wound.CRITICAL_WOUND))
 
-        # One hit's contribution: (wounds that go to saves, critical wounds that become mortal wounds).
-        devastating = has("DEVASTATING WOUNDS")
-        per_hit: Dist = {}
-        for outcome, p in wound.items():
-            if outcome == Wound.FAIL:
-                add(per_hit, (0, 0), p)
-            elif outcome == Wound.CRITICAL_WOUND and devastating:
-                add(per_hit, (0, 1), p)
-            else:
-                add(per_hit, (1, 0), p)
-        pair = lambda a, b: (a[0] + b[0], a[1] + b[1])  # noqa: E731
-        extra_hits = as_dist(abilities["SUSTAINED HITS"].value) if has("SUSTAINED HITS") else {0: ONE}
-        lethal = has("LETHAL HITS")
-        per_attack: Dist = {}
-        for outcome, p in hit.items():
-            if outcome == Hit.FAIL:
-                add(per_attack, (0, 0), p)
-                continue
-            critical_hit = outcome == Hit.CRITICAL_HIT
-            first = ({(1, 0): ONE}
-                     if core_abilities.lethal_hit_wounds_automatically(critical_hit and lethal,
-                                                                      choices.lethal_hits == "auto-wound")
-                     else per_hit)
-            extra_dist: Dist = {(0, 0): ONE}
-            if critical_hit:
-                mixed: Dist = {}
-                for x, px in extra_hits.items():
-                    n_extra = core_abilities.sustained_hits(True, x) - 1
-                    for k, q in power(per_hit, n_extra, (0, 0), pair)[-1].items():
-                        add(mixed, k, px * q)
-                extra_dist = mixed
-            for k, q in convolve(first, extra_dist, pair).items():
-                add(per_attack, k, p * q)
+        named = {Hit.FAIL: "fail", Hit.HIT: "hit", Hit.CRITICAL_HIT: "critical",
+                 Wound.FAIL: "fail", Wound.WOUND: "wound", Wound.CRITICAL_WOUND: "critical"}
+        per_attack = one_attack(
+            {named[k]: p for k, p in hit.items()}, {named[k]: p for k, p in wound.items()},
+            devastating=has("DEVASTATING WOUNDS"),
+            lethal=lambda: core_abilities.lethal_hit_wounds_automatically(has("LETHAL HITS"),
+                                                                          choices.lethal_hits == "auto-wound"),
+            extra_hits=as_dist(abilities["SUSTAINED HITS"].value) if has("SUSTAINED HITS") else {0: ONE},
+            hits_scored=lambda x: core_abilities.sustained_hits(True, x))
 
         damage = as_dist(weapon.D)
         if has("MELTA"):

@@ -23,10 +23,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from rules.engine.exact import ONE, Dist, add, convolve
+from rules.engine.exact import ONE, Dist, add, convolve, power
 from rules.engine.target import Group, State
+
+
+def _pair(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def one_attack(hit: Mapping[str, Any], wound: Mapping[str, Any], *, devastating: bool, lethal: Callable[[], bool],
+               extra_hits: Mapping[int, Any], hits_scored: Callable[[int], int]) -> Dist:
+    """What one attack die turns into: the chance of each (wounds that go to saves, critical wounds whose damage
+    becomes mortal wounds). ``hit`` and ``wound`` give the chance of "fail", "hit"/"wound" and "critical";
+    ``devastating``: a critical wound becomes mortal wounds; ``lethal()``: a critical hit wounds without a wound
+    roll; a critical hit scores ``hits_scored(x)`` hits for each ``x`` of ``extra_hits`` (the ruleset's
+    [SUSTAINED HITS]). The ruleset decides each of these with its own rule functions; this is the arithmetic."""
+    per_hit: Dist = {}
+    for outcome, p in wound.items():
+        add(per_hit, (0, 0) if outcome == "fail" else (0, 1) if outcome == "critical" and devastating else (1, 0), p)
+    out: Dist = {}
+    for outcome, p in hit.items():
+        if outcome == "fail":
+            add(out, (0, 0), p)
+            continue
+        critical = outcome == "critical"
+        first = {(1, 0): ONE} if critical and lethal() else per_hit
+        extra: Dist = {(0, 0): ONE}
+        if critical:
+            extra = {}
+            for x, px in extra_hits.items():
+                for k, q in power(per_hit, hits_scored(x) - 1, (0, 0), _pair)[-1].items():
+                    add(extra, k, px * q)
+        for k, q in convolve(first, extra, _pair).items():
+            add(out, k, p * q)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,11 +94,7 @@ class WeaponPlan:
     def wound_events(self) -> Dist:
         """Chance of each (wounds to save, mortal batches) over the whole entry; the literal engine's input.
         It costs the square of the attacks, so the fast engine never builds it."""
-        pair = lambda a, b: (a[0] + b[0], a[1] + b[1])  # noqa: E731
-        one = {(0, 0): ONE}
-        powers = [one]
-        for _ in range(max(self.attacks)):
-            powers.append(convolve(powers[-1], self.per_attack, pair))
+        powers = power(self.per_attack, max(self.attacks), (0, 0), _pair)
         out: Dist = {}
         for n, p in self.attacks.items():
             for k, r in powers[n].items():

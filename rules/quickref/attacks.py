@@ -30,8 +30,8 @@ sentence.
 
 from __future__ import annotations
 
-from rules.engine.attack_rules import AttackRules, WeaponPlan
-from rules.engine.exact import ONE, SIXTH, Dist, Q, add, as_dist, convolve, exact, power, rerolled
+from rules.engine.attack_rules import AttackRules, WeaponPlan, one_attack
+from rules.engine.exact import ONE, SIXTH, Dist, Q, add, as_dist, rerolled
 from rules.engine.target import Group, State
 from rules.quickref import abilities, shooting, stratagems
 from rules.quickref.shooting import BigGunsSituation, Roll
@@ -211,30 +211,11 @@ class QuickrefAttackRules(AttackRules):
             wound = rerolled(single, lambda first: abilities.may_reroll_wound(first == "fail") and (
                 first == "fail" or (non_critical and first == "wound")))
 
-        devastating = has("DEVASTATING WOUNDS")
-        per_hit: Dist = {}
-        for outcome, p in wound.items():
-            add(per_hit, (0, 0) if outcome == "fail" else (0, 1) if outcome == "critical" and devastating else (1, 0),
-                p)
-        pair = lambda a, b: (a[0] + b[0], a[1] + b[1])  # noqa: E731
-        extra_hits = as_dist(has_ability["SUSTAINED HITS"].value) if has("SUSTAINED HITS") else {0: ONE}
-        per_attack: Dist = {}
-        for outcome, p in hit.items():
-            if outcome == "fail":
-                add(per_attack, (0, 0), p)
-                continue
-            critical_hit = outcome == "critical"
-            first = ({(1, 0): ONE} if has("LETHAL HITS") and abilities.wounds_automatically(critical_hit, False)
-                     else per_hit)
-            extra_dist: Dist = {(0, 0): ONE}
-            if critical_hit:
-                mixed: Dist = {}
-                for x, px in extra_hits.items():
-                    for k, q in power(per_hit, abilities.sustained_hits(True, x) - 1, (0, 0), pair)[-1].items():
-                        add(mixed, k, px * q)
-                extra_dist = mixed
-            for k, q in convolve(first, extra_dist, pair).items():
-                add(per_attack, k, p * q)
+        per_attack = one_attack(
+            hit, wound, devastating=has("DEVASTATING WOUNDS"),
+            lethal=lambda: has("LETHAL HITS") and abilities.wounds_automatically(True, False),
+            extra_hits=as_dist(has_ability["SUSTAINED HITS"].value) if has("SUSTAINED HITS") else {0: ONE},
+            hits_scored=lambda x: abilities.sustained_hits(True, x))
 
         damage = as_dist(weapon.D)
         if has("MELTA"):
