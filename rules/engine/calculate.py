@@ -40,6 +40,7 @@ class Result:
     models_destroyed: dict
     wounds_lost: dict
     steps: list[dict]
+    method: str = "fast"  # which engine answered: "fast", or "literal" (the rules step by step)
 
     @property
     def expected_models_destroyed(self) -> Fraction:
@@ -140,7 +141,8 @@ class Engine:
             steps.append(self._explain(weapon, dist))
         convert = lambda d: {key: to_fraction(p) for key, p in d.items()}  # noqa: E731
         return Result(self.scenario, self.rules.ruleset, self.groups, convert(dist),
-                      convert(models_destroyed(self.groups, dist)), convert(wounds_lost(self.groups, dist)), steps)
+                      convert(models_destroyed(self.groups, dist)), convert(wounds_lost(self.groups, dist)), steps,
+                      self.method)
 
     def _fast(self, plan: WeaponPlan, current, start: Mapping[State, Any]) -> dict:
         counts = Counts(plan)
