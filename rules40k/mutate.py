@@ -240,9 +240,9 @@ def refs_of(module: str) -> dict[str, list[str]]:
     return {name: sorted(set(refs)) for name, refs in by_name.items()}
 
 
-#: The property files that check the attack calculator as a whole (exactness, the literal engine, simulation).
+#: The property files that check the attack calculator (exactness, the literal engine, simulation, its series).
 CALCULATOR_PROPERTIES = ("properties/test_calculator.py", "properties/test_quickref_calculator.py",
-                         "properties/test_range_edges.py")
+                         "properties/test_range_edges.py", "properties/test_engine_series.py")
 
 
 def calculator_module(module: str) -> bool:
