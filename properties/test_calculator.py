@@ -281,8 +281,9 @@ def _wounds_per_attack(p_hit: Fraction, p_crit_hit: Fraction, crit: Fraction, no
         (p_hit - p_crit_hit) * mortal + p_crit_hit * per_crit_mortal
 
 
-def _book_expected_kills(data: dict) -> Fraction:
-    """Expected models destroyed by one weapon among W1 models that cannot run out, by the book's arithmetic."""
+def _book_expected_kills(data: dict) -> tuple[Fraction, dict]:
+    """Expected models destroyed by one weapon among W1 models that cannot run out, by the book's arithmetic, and
+    the step's numbers `calc --explain` shows."""
     (weapon,), ctx = data["weapons"], data["context"]
     model = data["target"]["models"][0]
     abilities = set(weapon["abilities"])
@@ -311,7 +312,10 @@ def _book_expected_kills(data: dict) -> Fraction:
     kept = Fraction(7 - model["FNP"], 6) if "FNP" in model else Fraction(0)
     melta = 1 if "MELTA 1" in abilities and half else 0
     kill = sum((p * (1 - kept ** (d + melta)) for d, p in dice.distribution(weapon["D"]).items()), Fraction(0))
-    return attacks * (saves * unsaved + mortals) * kill
+    step = {"expected_attacks": attacks, "expected_wounds_to_save": attacks * saves,
+            "expected_mortal_wound_attacks": attacks * mortals, "p_save_fails": unsaved,
+            "expected_models_destroyed_so_far": attacks * (saves * unsaved + mortals) * kill}
+    return attacks * (saves * unsaved + mortals) * kill, step
 
 
 @st.composite
@@ -339,10 +343,12 @@ def test_expected_losses_match_the_book_arithmetic(data):
     from the rule functions: an independent oracle for the hit, wound and save tables and the abilities.
     """
     result = _calculate(data)
-    book = _book_expected_kills(data)
+    book, step = _book_expected_kills(data)
     note(f"calculator {result.expected_models_destroyed}, book {book}")
     assert result.expected_models_destroyed == book
     assert result.expected_wounds_lost == book
+    shown = result.steps[0]  # what --explain prints for the weapon
+    assert {key: shown[key] for key in step} == step
 
 
 # -- Against a dice-rolling simulation ------------------------------------------------------------------

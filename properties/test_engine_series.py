@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import pytest
 from flint import fmpq, fmpq_poly
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from properties.mutation import fails_broken
-from rules.engine import series
+from rules.engine import kernels, series
 
 CHANCES = st.fractions(0, 1, max_denominator=12)
 COEFFICIENTS = st.lists(st.fractions(-3, 3, max_denominator=6), max_size=8)
@@ -121,3 +121,22 @@ def _thin_one_too_long(r, keep, most):
 ], ids=["geometric one term too long", "thinning one term too long"])
 def test_series_property_fails_for_a_broken_helper(monkeypatch, check, attribute, broken):
     fails_broken(monkeypatch, check, series, attribute, broken)
+
+
+@pytest.mark.refs("01.05")
+@given(st.dictionaries(st.integers(1, 6), st.integers(1, 4), min_size=1, max_size=3),
+       st.sampled_from([Fraction(1), Fraction(1, 6), Fraction(1, 2), Fraction(5, 6)]),
+       st.lists(st.integers(1, 8), min_size=1, max_size=12), st.integers(0, 30))
+@example({2: 1}, Fraction(1, 2), [8] * 10, 50)  # more than 64 wounds: each model's law raised to its power
+def test_a_kernels_laws_in_all_events_stop_at_x_to_the_n(weights, lost, tops, n):
+    """Kernel.raw and Kernel.destroys_raw are laws "mod x^(n+1)": no term past x^n, and the same first terms
+    whatever longer n they are asked for (a wound is lost with chance ``lost``: below 1, Feel No Pain makes some
+    events ineffective)."""
+    total = sum(weights.values())
+    damage = {d: Fraction(w, total) for d, w in weights.items()}
+    k = kernels.kernel(kernels.key(kernels.loss_law(damage, _fmpq(lost))))
+    effective = k.chain(max(tops))[0]
+    for law, longer in ((k.raw(effective, n), k.raw(effective, n + 3)),
+                        (k.destroys_raw(tops, n), k.destroys_raw(tops, n + 3))):
+        assert law.degree() <= n
+        assert law == longer.truncate(n + 1)

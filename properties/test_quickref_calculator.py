@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import Phase, assume, given, note, settings
+from hypothesis import Phase, assume, example, given, note, settings
 from hypothesis import strategies as st
 
 from properties import strategies as s
@@ -169,6 +169,11 @@ TRIALS = 2000
                   "quickref:shooting/mortal-wounds-after")
 @settings(max_examples=5, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(SCENARIOS, st.integers(0, 2 ** 32 - 1))
+# DEVASTATING WOUNDS: each critical wound's 2 mortal wounds are single wounds that spill onto W3 models.
+@example({"weapons": [{"name": "rifle", "count": 20, "A": 1, "skill": 2, "S": 4, "AP": 0, "D": 2,
+                       "abilities": ["DEVASTATING WOUNDS"]}],
+          "target": {"keywords": ["INFANTRY"], "models": [{"name": "Warrior", "count": 10, "T": 4, "Sv": 2,
+                                                           "InSv": 2, "W": 3}]}}, 3)
 def test_quickref_simulation_agrees_with_the_exact_result(data, seed):
     """Rolling every save, damage and Feel No Pain die with each wound on a model of its own agrees with the exact
     distribution: the mean of models destroyed within 5 standard errors (from the exact variance)."""

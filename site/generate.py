@@ -732,7 +732,9 @@ def mutants_page(book: Book, env: jinja2.Environment) -> tuple[str, str]:
     from rules40k import mutate
 
     modules = mutate.modules_of(book.document)
-    rows = [r for r in report.get("mutants", []) if r["module"] in modules]
+    mine = {book.qualify(ref) for ref in book.sections}
+    # This ruleset's modules, and shared ones (the attack engine) whose mutants face this ruleset's sections.
+    rows = [r for r in report.get("mutants", []) if r["module"] in modules or mine & set(r["refs"])]
     by_section = []
     for ref in book.sections:
         qualified = book.qualify(ref)
