@@ -60,3 +60,13 @@ def fails_broken(monkeypatch, check, owner, attribute: str, broken, *args: Any, 
     with pytest.raises((Exception, pytest.fail.Exception)) as failure:
         check(*args, **kwargs)
     assert not isinstance(failure.value, HypothesisException), failure.value
+
+
+def fails_broken_item(monkeypatch, check, mapping, key, broken, *args: Any, **kwargs: Any) -> None:
+    """``fails_broken`` for a rule the code looks up in a registry: ``mapping[key]`` replaced by ``broken`` (an
+    objective whose score function is broken, say)."""
+    generate_only(monkeypatch, check)
+    monkeypatch.setitem(mapping, key, broken)
+    with pytest.raises((Exception, pytest.fail.Exception)) as failure:
+        check(*args, **kwargs)
+    assert not isinstance(failure.value, HypothesisException), failure.value

@@ -7,70 +7,19 @@ A shrunk failure prints as a game log (``note``): the mission, the selections an
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 from hypothesis import Phase, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
                                  run_state_machine_as_test)
 
+from properties.proofs_missionpack_missions import MOMENT_MAXIMUM
+from properties.strategies_scoring import fact_values, schedule, selections
 from rules.logic import If, Min
 from rules.missionpack import missions, scoring
-from rules.missionpack.scoring import Event, Game, Timing
+from rules.missionpack.scoring import Event, Game, ScoringError, Timing
 
-MARKERS = 6  # objective markers on the battlefield in the games played here
-BOUNDS = {  # facts with a narrower range than a count of 0-12
-    "enemy_warlord_destroyed_in_round": (0, scoring.BATTLE_ROUNDS),
-    "table_quarters_held": (0, 4),
-    "controlled": (0, MARKERS),
-    "opponent_controlled": (0, MARKERS),
-    "objective_markers_on_battlefield": (MARKERS, MARKERS),
-}
-
-
-def fact_values(item: scoring.Objective, name: str) -> st.SearchStrategy:
-    """Values of one fact, by the score function's annotation: true/false, a marker label, or a count."""
-    annotation = inspect.signature(item.score).parameters[name].annotation
-    if annotation in (bool, "bool"):
-        return st.booleans()
-    if annotation in (str, "str"):
-        return st.sampled_from("ABCD")  # the marker labels every action table prints
-    low, high = BOUNDS.get(name, (0, 12))
-    return st.integers(low, high)
-
-
-def legal_selection(draw, mission: str, has_psykers: bool) -> tuple[str, ...]:
-    """Three secondaries a player may choose: the pack's and this mission's, one per category."""
-    eligible = sorted(name for name, item in scoring.OBJECTIVES.items() if item.kind == "secondary"
-                      and (not item.missions or mission in item.missions)
-                      and (item.selectable is None or item.selectable(army_has_psykers=has_psykers)))
-    order = draw(st.permutations(eligible))
-    chosen, categories = [], set()
-    for name in order:
-        category = scoring.OBJECTIVES[name].category
-        if category is not None and category in categories:
-            continue
-        chosen.append(name)
-        categories.add(category)
-        if len(chosen) == scoring.SECONDARIES_SELECTED:
-            break
-    return tuple(chosen)
-
-
-def schedule(first: str) -> list[tuple[int, str, Timing]]:
-    """Every scoring moment of a battle in order: each player's Command phase, actions and turn end, then the round's
-    end, for five rounds; then the end of the battle."""
-    second = next(p for p in scoring.PLAYERS if p != first)
-    moments = []
-    for battle_round in range(1, scoring.BATTLE_ROUNDS + 1):
-        for player in (first, second):
-            moments += [(battle_round, player, Timing.END_OF_COMMAND_PHASE),
-                        (battle_round, player, Timing.ACTION_COMPLETED),
-                        (battle_round, player, Timing.END_OF_TURN)]
-        moments += [(battle_round, player, Timing.END_OF_BATTLE_ROUND) for player in (first, second)]
-    moments += [(scoring.BATTLE_ROUNDS, player, Timing.END_OF_BATTLE) for player in (first, second)]
-    return moments
+PRIMARY_MOMENT_MAXIMUM = 15  # both primaries: "(for a maximum of 15 victory points)"
 
 
 class GameScoring(RuleBasedStateMachine):
@@ -81,11 +30,13 @@ class GameScoring(RuleBasedStateMachine):
         scoring._load()
         self.mission = data.draw(st.sampled_from(sorted(missions.MISSIONS)), label="mission")
         psykers = {p: data.draw(st.booleans(), label=f"{p} has psykers") for p in scoring.PLAYERS}
-        self.selections = {p: legal_selection(data.draw, self.mission, psykers[p]) for p in scoring.PLAYERS}
+        self.selections = {p: data.draw(selections(mission=self.mission, has_psykers=psykers[p]), label=f"{p} selects")
+                           for p in scoring.PLAYERS}
         self.ready = {p: data.draw(st.booleans(), label=f"{p} battle ready") for p in scoring.PLAYERS}
         self.psykers = psykers
         self.moments = schedule(data.draw(st.sampled_from(scoring.PLAYERS), label="first turn"))
         self.events: list[Event] = []
+        self.sides: dict[str, dict[str, bool]] = {}  # each player's Player A flag, once a moment stated one
         self.previous: dict[str, dict[str, int]] = {p: {} for p in scoring.PLAYERS}
         self.previous_total = {p: 0 for p in scoring.PLAYERS}
         note(f"mission {self.mission}; selections {self.selections}; battle ready {self.ready}")
@@ -107,9 +58,26 @@ class GameScoring(RuleBasedStateMachine):
             if timing is Timing.ACTION_COMPLETED and not data.draw(st.booleans(), label=f"{name} completed"):
                 continue
             facts = {fact: data.draw(fact_values(item, fact), label=fact) for fact in item.facts()}
+            facts = {**facts, **{fact: value for fact, value in self.sides.get(player, {}).items() if fact in facts}}
             event = Event(battle_round, player, timing, name, facts)
+            if battle_round == 1 and not item.first_round:
+                # "cannot be scored in the first battle round": a record of it is refused, and changes nothing.
+                if data.draw(st.booleans(), label=f"try {name} in round 1"):
+                    note(f"round 1, {player}, {timing.value}: {name} {facts} (refused)")
+                    try:
+                        scoring.replay(Game(self.mission, self.selections, self.ready, (*self.events, event), None,
+                                            self.psykers))
+                    except ScoringError as error:
+                        assert "cannot be scored in the first battle round" in str(error), error
+                    else:
+                        raise AssertionError(f"{name} scored in the first battle round")
+                continue
             note(f"round {battle_round}, {player}, {timing.value}: {name} {facts}")
             self.events.append(event)
+            if item.side_fact is not None:  # a side of the map: the same all battle, the opponent on the other
+                side = facts[item.side_fact]
+                self.sides[player] = {item.side_fact: side}
+                self.sides.setdefault(next(p for p in scoring.PLAYERS if p != player), {item.side_fact: not side})
         self.scores = self.replay()
 
     @precondition(lambda self: not self.moments)
@@ -145,12 +113,15 @@ class GameScoring(RuleBasedStateMachine):
 
     @invariant()
     def moment_caps_hold(self):
+        """No moment awards less than 0; a primary's no more than its "maximum of 15 victory points", a mission's
+        own secondary no more than its text allows (the proofs' MOMENT_MAXIMUM)."""
         for event in self.events:
             item = scoring.OBJECTIVES[event.objective]
             award = item.award(event)
             assert award >= 0, event
-            if item.moment_cap is not None:
-                assert award <= item.moment_cap, event
+            most = PRIMARY_MOMENT_MAXIMUM if item.kind == "primary" else MOMENT_MAXIMUM.get(item.name)
+            if most is not None:
+                assert award <= most, event
 
     @invariant()
     def the_result_follows_the_totals(self):
@@ -183,11 +154,13 @@ def _machine_fails() -> bool:
 @pytest.mark.parametrize("attribute,broken", [
     ("discounted_award", lambda so_far, award, cap: award),
     ("discounted_award", lambda so_far, award, cap: Min(award, cap)),
+    ("scored_in_round", lambda first_round, battle_round: True),
     ("take_and_hold", lambda battle_round, controlled, opponent_controlled:
-     If(controlled >= 1, 5, 0) + If(controlled >= 2, 5, 0) + If(controlled > opponent_controlled, 5, 0)),
+     If(controlled >= 1, 5, 0) + If(controlled >= 2, 5, 0) + If(controlled > opponent_controlled, 5, 10)),
 ])
 def test_the_game_machine_catches_a_broken_ledger(monkeypatch, attribute, broken):
-    """The state machine fails when the ledger stops discounting excess or a primary scores in round 1."""
+    """The state machine fails when the ledger stops discounting excess, accepts a primary in round 1, or a
+    primary awards more than its maximum of 15 at one Command phase."""
     monkeypatch.setattr(scoring, attribute, broken)
     if attribute == "take_and_hold":
         for name in ("take-and-hold",):

@@ -236,8 +236,15 @@ def test_which_mission_secondaries_can_reach_the_cap():
 
 
 def test_moment_caps_are_the_stated_ones():
-    capped = {name: o.moment_cap for name, o in missions.SECONDARIES.items() if o.moment_cap is not None}
-    assert capped == {"vital-ground": 7, "spoils-of-audacity": 7}
+    """Where a mission's secondary says "for a maximum of N victory points", N is the most its score function awards
+    at one moment (proved by missionpack-<mission>-secondary-per-moment), and only those two say so."""
+    stated = {}
+    for slug in missions.MISSIONS:
+        found = re.search(r"for a maximum of (\d+) victory points", _secondary_text(slug))
+        if found:
+            stated[missions.mission(slug).secondary] = int(found[1])
+    assert stated == {"vital-ground": 7, "spoils-of-audacity": 7}
+    assert all(mp.MOMENT_MAXIMUM[name] == cap for name, cap in stated.items())
 
 
 # -- The registrations say what the text says ------------------------------------------------------------------------
@@ -262,7 +269,7 @@ def test_secondary_timing_and_first_round_follow_the_text(slug):
         timings.add(Timing.END_OF_BATTLE)
     assert set(objective.timings) == timings
     assert objective.first_round == ("cannot be scored in the first battle round" not in text)
-    assert (objective.moment_cap == 7) == ("for a maximum of 7 victory points" in text)
+    assert (mp.MOMENT_MAXIMUM[objective.name] == 7) == ("for a maximum of 7 victory points" in text)
     assert SECTIONS[f"mission/{slug}/secondary"]["attributes"]["secondary"].lower() == objective.title.lower()
 
 

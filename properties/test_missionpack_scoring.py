@@ -92,8 +92,8 @@ PACK = ("linebreaker", "assassinate", "thin-their-ranks")  # one per category
 
 @pytest.mark.refs(*PRIMARY_REFS)
 def test_primaries_are_registered_as_their_text_says():
-    """Each primary's entry names its first section in book order, the text's "(for a maximum of N victory
-    points)" as its moment cap, and "cannot be scored in the first battle round"."""
+    """Each primary's entry names its first section in book order and "cannot be scored in the first battle
+    round"; its score function's most at one Command phase is the text's "(for a maximum of N victory points)"."""
     sections = spec.sections("missionpack")
     for name, attribute in (("take-and-hold", "take-and-hold"), ("domination-primary", "domination")):
         item = scoring.objective(name)
@@ -101,7 +101,9 @@ def test_primaries_are_registered_as_their_text_says():
                 if (section.get("attributes") or {}).get("primary") == attribute]
         assert item.ref == refs[0] and item.kind == "primary"
         text = sections[item.ref]["text"]
-        assert item.moment_cap == int(re.search(r"for a maximum of (\d+) victory points", text)[1])
+        most = max(item.score(battle_round=r, controlled=c, opponent_controlled=o)
+                   for r in range(1, 6) for c in range(7) for o in range(7))
+        assert most == int(re.search(r"for a maximum of (\d+) victory points", text)[1])
         assert item.first_round is ("cannot be scored in the first battle round" not in text)
 
 

@@ -483,7 +483,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     console.print(f"[bold]{sheet['mission']}[/] ({sheet['battle_size']})")
     for player in scoring.PLAYERS:
         half = sheet[player]
-        table = Table(title=f"{player.title()}: {half['total']} / {scoring.MAXIMUM_SCORE} victory points")
+        table = Table(title=f"{player.title()}: {half['total']} / {scoring.MAXIMUM_SCORE} victory points"
+                      + (" (conceded)" if half["conceded"] else ""))
         names = [half["primary"], *half["secondaries"]]
         table.add_column("battle round")
         for column in names:

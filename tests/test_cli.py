@@ -279,6 +279,46 @@ def test_score_prints_a_table(capsys):
     assert "Attacker: 91 / 100 victory points" in out and "Result: Attacker wins" in out
 
 
+PACK = "linebreaker, assassinate, thin-their-ranks"
+
+
+def _impossible_game(events: list[str], attacker: str = PACK, defender: str = PACK,
+                     mission: str = "seize-ground") -> str:
+    return (f"mission: {mission}\nplayers: {{attacker: {{secondaries: [{attacker}]}}, "
+            f"defender: {{secondaries: [{defender}]}}}}\nevents:\n" + "".join(f"  - {e}\n" for e in events))
+
+
+_HOLD = "{round: 2, player: attacker, when: end-of-command-phase, objective: take-and-hold, facts: {controlled: 2, " \
+        "opponent_controlled: 1}}"
+_SEIZE = ("{{round: {r}, player: attacker, when: end-of-battle-round, objective: seize-ground, "
+          "facts: {{player_a: {a}, controls_marker_a: true, controls_marker_b: false, controls_marker_c: false}}}}")
+# Games no battle can have (issue 20): the ledger's refusal names the event, exit 2, nothing on standard output.
+_IMPOSSIBLE_GAMES = [
+    ({"events": [_HOLD] * 3},
+     "event 2 (take-and-hold, battle round 2, attacker): Take and Hold scores once at the end of each of a player's "
+     "Command phases"),
+    ({"events": ["{round: 5, player: attacker, when: end-of-battle, objective: assassinate, "
+                 "facts: {enemy_character_models_destroyed: 1}}"] * 2},
+     "event 2 (assassinate, battle round 5, attacker): Assassinate scores once at the end of the battle"),
+    ({"events": ["{round: 3, player: attacker, when: action-completed, objective: investigate-sites, facts: {}}"] * 3,
+      "attacker": "investigate-sites, linebreaker, assassinate"},
+     "event 2 (investigate-sites, battle round 3, attacker): Investigate Site can be completed once a battle round"),
+    ({"events": ["{round: 2, player: attacker, when: end-of-battle-round, objective: psychic-imprint, "
+                 "facts: {psychic_imprint_completed_this_round: true}}"] * 2,
+      "attacker": "psychic-imprint, linebreaker, assassinate"},
+     "event 2 (psychic-imprint, battle round 2, attacker): Psychic Imprint scores once for a player at the end of "
+     "each battle round"),
+    ({"events": [_SEIZE.format(r=1, a="true"), _SEIZE.format(r=2, a="false")],
+      "attacker": "seize-ground, linebreaker, assassinate"},
+     "event 2 (seize-ground, battle round 2, attacker): the attacker is Player A at event 1 and cannot be Player B"),
+    ({"events": ["{round: 1, player: attacker, when: end-of-command-phase, objective: take-and-hold, "
+                 "facts: {controlled: 2, opponent_controlled: 1}}"]},
+     "Take and Hold cannot be scored in the first battle round"),
+    ({"events": [], "attacker": "seize-ground, seize-ground, linebreaker"},
+     "'seize-ground' is chosen 2 times: a mission's own secondary objective can be chosen for only one"),
+]
+
+
 @pytest.mark.parametrize("text,words", [
     ("mission: nowhere\nplayers: {attacker: {secondaries: [a, b, c]}, defender: {secondaries: [a, b, c]}}\n",
      "'nowhere' is not a mission"),
@@ -304,7 +344,7 @@ def test_score_prints_a_table(capsys):
      "facts: {player_a: true, marker: Z}}\n", "cannot be scored with these facts"),
     ("mission: [unclosed\n", "not valid YAML"),
     ("- just\n- a list\n", "a game is a mapping"),
-])
+] + [(_impossible_game(**game), words) for game, words in _IMPOSSIBLE_GAMES])
 def test_score_rejects_a_bad_game_with_one_sentence(capsys, tmp_path, text, words):
     game = tmp_path / "game.yaml"
     game.write_text(text, encoding="utf-8")

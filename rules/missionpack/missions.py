@@ -167,10 +167,34 @@ def marker_row(table: Sequence[tuple[str, int, int]], marker: Any, objective: st
 
 
 def _secondary(name: str, title: str, missions: tuple[str, ...], timings: tuple[Timing, ...], score: Any,
-               moment_cap: int | None = None, first_round: bool = True) -> Objective:
+               **extra: Any) -> Objective:
     return scoring.register(Objective(name, title, f"mission/{missions[0]}/secondary", "secondary", timings, score,
-                                      category=None, missions=missions, moment_cap=moment_cap,
-                                      first_round=first_round))
+                                      category=None, missions=missions, **extra))
+
+
+PLAYER_A = "player_a"  # the fact of the Player A / Player B tables: whether the scoring player is Player A
+SIDE_REFS = ("mission/seize-ground/secondary", "mission/forward-outpost/secondary",
+             "mission/aggressive-strike/secondary", "sequence/09-choose-deployment-zone")
+
+
+@rule(*SIDE_REFS)
+def same_side_all_battle(player_a: Any, player_a_before: Any) -> Any:
+    """Whether a player is Player A at a moment exactly when they were at an earlier one: Player A is a side of the map,
+    and a player deploys on one side for the whole battle.
+
+    Interpretation: player-a-is-a-side-of-the-map.
+    """
+    return player_a == player_a_before
+
+
+@rule(*SIDE_REFS)
+def opposite_sides(player_a: Any, opponent_player_a: Any) -> Any:
+    """Whether two players' Player A flags can both be true: one player is Player A and the other Player B, the two
+    sides of the map.
+
+    Interpretation: player-a-is-a-side-of-the-map.
+    """
+    return player_a != opponent_player_a
 
 
 @rule("mission/seize-ground/secondary")
@@ -379,16 +403,16 @@ _COMMAND = (Timing.END_OF_COMMAND_PHASE,)
 _ACTION = (Timing.ACTION_COMPLETED,)
 
 SECONDARIES: dict[str, Objective] = {o.name: o for o in (
-    _secondary("seize-ground", "Seize Ground", ("seize-ground",), _ROUND, seize_ground),
+    _secondary("seize-ground", "Seize Ground", ("seize-ground",), _ROUND, seize_ground, side_fact=PLAYER_A),
     _secondary("measured-advance", "Measured Advance", ("steady-advance",), _ROUND, measured_advance),
     _secondary("vantage-point", "Vantage Point", ("vantage-point",), _ROUND, vantage_point),
-    _secondary("vital-ground", "Vital Ground", ("meeting-engagement",), _COMMAND, vital_ground, moment_cap=7,
-               first_round=False),
-    _secondary("forward-push", "Forward Push", ("forward-outpost",), _ACTION, forward_push),
+    _secondary("vital-ground", "Vital Ground", ("meeting-engagement",), _COMMAND, vital_ground, first_round=False),
+    _secondary("forward-push", "Forward Push", ("forward-outpost",), _ACTION, forward_push, action="Forward Push",
+               side_fact=PLAYER_A),
     _secondary("secure-strongholds", "Secure Strongholds", ("base-of-operations", "entrenched-defences"), _COMMAND,
                secure_strongholds, first_round=False),
     _secondary("spoils-of-audacity", "Spoils of Audacity", ("firesweep",), _COMMAND, spoils_of_audacity,
-               moment_cap=7, first_round=False),
+               first_round=False),
     _secondary("bounding-advance", "Bounding Advance", ("denied-front",), _ROUND, bounding_advance,
                first_round=False),
     _secondary("encirclement", "Encirclement", ("encircling-manoeuvre",), _ROUND, encirclement),
@@ -396,7 +420,8 @@ SECONDARIES: dict[str, Objective] = {o.name: o for o in (
                (Timing.END_OF_BATTLE_ROUND, Timing.END_OF_BATTLE), operational_headquarters, first_round=False),
     _secondary("offensive-push", "Offensive Push", ("drawn-battle-lines",), _ROUND, offensive_push),
     _secondary("the-high-ground", "The High Ground", ("take-the-high-ground",), _ROUND, the_high_ground),
-    _secondary("hard-push", "Hard Push", ("aggressive-strike",), _ACTION, hard_push),
+    _secondary("hard-push", "Hard Push", ("aggressive-strike",), _ACTION, hard_push, action="Hard Push",
+               side_fact=PLAYER_A),
     _secondary("vital-assets", "Vital Assets", ("protected-assets",), _ROUND, vital_assets),
     _secondary("deny-the-foe", "Deny the Foe", ("deny-the-foe",), _ROUND, deny_the_foe, first_round=False),
     _secondary("stand-your-ground", "Stand Your Ground", ("stand-your-ground",), _ROUND, stand_your_ground,

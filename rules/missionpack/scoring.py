@@ -9,6 +9,15 @@ awarded are discounted", so each award counts only up to what its caps leave.
 
 The scoring functions are dual-mode (``rules.logic``): z3 proves the caps and the first-round
 exclusions about these very functions.
+
+The ledger also refuses a game that cannot have happened, each refusal one sentence naming the event: a
+moment at a time its objective does not score, in the first battle round for an objective that "cannot be
+scored in the first battle round" (``scored_in_round``), twice at one moment of a player's battle round (one
+Command phase, one turn, one end of the battle round, one completion of each action: ``moments_in_a_battle_round``),
+an End Game objective twice (``rules.missionpack.sequence.objective_may_score``), more completions of an action
+than a battle has room for (``rules.missionpack.secondaries.completions_in_a_battle``), a player changing sides of
+the map or standing on the opponent's (``rules.missionpack.missions.same_side_all_battle``, ``opposite_sides``),
+or a moment of a battle round after the round has ended (``moment_stage``).
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from rules import spec
-from rules.logic import And, If, Max, Min
+from rules.logic import And, If, Max, Min, Or
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("missionpack")
@@ -55,10 +64,15 @@ class ScoringError(ValueError):
 class Objective:
     """One primary or secondary objective: when it scores and what it awards at that moment.
 
-    ``score(battle_round=..., **facts)`` returns the victory points of one scoring moment.
-    ``moment_cap`` is a limit the text puts on one moment ("for a maximum of 7 victory
-    points"); ``category`` is the secondary's category (one secondary per category);
-    ``missions`` names the missions whose own secondary this is (empty for the pack's list).
+    ``score(battle_round=..., **facts)`` returns the victory points of one scoring moment (a limit the
+    text puts on one moment, "for a maximum of 7 victory points", is the score function's own);
+    ``category`` is the secondary's category (one secondary per category); ``missions`` names the
+    missions whose own secondary this is (empty for the pack's list); ``first_round`` is False where
+    the objective cannot be scored in the first battle round, and the ledger then refuses a moment
+    in it (``scored_in_round``). ``action`` is the action (as printed) whose completion scores the
+    objective or whose completions its End Game facts count (``completion_facts``, at most
+    ``secondaries.completions_in_a_battle`` in all); ``side_fact`` is the fact saying whether the
+    scoring player is Player A, a side of the map that stays the same all battle.
     """
 
     name: str
@@ -69,9 +83,11 @@ class Objective:
     score: Callable[..., Any]
     category: str | None = None
     missions: tuple[str, ...] = ()
-    moment_cap: int | None = None
     first_round: bool = True  # False: "cannot be scored in the first battle round"
     selectable: Callable[..., bool] | None = None  # an army the objective may not be chosen for
+    action: str | None = None
+    completion_facts: tuple[str, ...] = ()
+    side_fact: str | None = None
 
     def facts(self) -> tuple[str, ...]:
         """The facts a scoring moment must state: the score function's parameters besides the ones the ledger
@@ -195,12 +211,80 @@ def domination(battle_round: Any, controlled: int, opponent_controlled: int) -> 
 PRIMARIES = {
     "take-and-hold": register(Objective("take-and-hold", "Take and Hold", entries_with("primary", "take-and-hold")[0],
                                         "primary", (Timing.END_OF_COMMAND_PHASE,), take_and_hold,
-                                        moment_cap=15, first_round=False)),
+                                        first_round=False)),
     "domination-primary": register(Objective("domination-primary", "Domination (primary)",
                                              entries_with("primary", "domination")[0], "primary",
-                                             (Timing.END_OF_COMMAND_PHASE,), domination, moment_cap=15,
-                                             first_round=False)),
+                                             (Timing.END_OF_COMMAND_PHASE,), domination, first_round=False)),
 }
+
+
+# --------------------------------------------------------------------------
+# How often an objective can score: what the ledger accepts
+
+FIRST_ROUND_CLAUSE = "cannot be scored in the first battle round"
+#: Every section that prints the clause: the eighteen primaries and nine missions' own secondaries.
+FIRST_ROUND_EXCLUDED = tuple(ref for ref, section in spec.sections("missionpack").items()
+                             if FIRST_ROUND_CLAUSE in (section.get("text") or ""))
+
+
+@rule(*FIRST_ROUND_EXCLUDED)
+def scored_in_round(first_round: Any, battle_round: Any) -> Any:
+    """Whether an objective can be scored in a battle round: in any, unless its text says it "cannot be scored in
+    the first battle round" (``first_round`` False); then only from the second.
+
+    Interpretation: cannot-be-scored-is-refused (the ledger refuses such a moment rather than scoring it 0).
+    """
+    return Or(first_round, battle_round > 1)
+
+
+#: For each kind of moment during the battle: how many of them one player has in a battle round, and the words a
+#: refusal prints for it. Each objective scores at most once at each.
+MOMENTS_IN_A_BATTLE_ROUND: dict[Timing, tuple[int, str]] = {
+    # "In each battle round, both players have a turn" (the reprinted rules, line 2258), and a turn has one Command
+    # phase; the primaries score "at the end of each player's Command phase".
+    Timing.END_OF_COMMAND_PHASE: (1, "scores once at the end of each of a player's Command phases (one a battle "
+                                     "round)"),
+    Timing.END_OF_TURN: (1, "scores once at the end of each of a player's turns (one a battle round)"),
+    Timing.END_OF_BATTLE_ROUND: (1, "scores once for a player at the end of each battle round"),
+    # "the same action cannot be started by more than one unit from your army in the same battle round" (line
+    # 2952); a psychic action: "One PSYKER CHARACTER from your army can attempt" it in your Psychic phase.
+    Timing.ACTION_COMPLETED: (1, "can be completed once a battle round (one unit of a player's army performs it)"),
+}
+
+
+@rule("mission-objectives", "sequence/16-begin-the-battle")
+def moments_in_a_battle_round(timing: Timing) -> int:
+    """How many scoring moments of a kind one player has in a battle round, at each of which an objective scores at
+    most once: one end of their Command phase, one end of their turn, one end of the battle round, one completion
+    of each action. End Game moments are not counted by battle round: they come once, at the end of the battle.
+
+    Interpretation: one-completion-a-battle-round.
+    """
+    return MOMENTS_IN_A_BATTLE_ROUND[timing][0]
+
+
+#: Where a moment falls in its battle round: during a player's turn, at the end of the battle round, or at the end of
+#: the battle (after the last battle round has ended).
+STAGES = {Timing.END_OF_COMMAND_PHASE: 0, Timing.ACTION_COMPLETED: 0, Timing.END_OF_TURN: 0,
+          Timing.END_OF_BATTLE_ROUND: 1, Timing.END_OF_BATTLE: 2}
+
+
+@rule("sequence/16-begin-the-battle", "sequence/17-ending-the-battle")
+def moment_stage(timing: Timing) -> int:
+    """Where a scoring moment falls in its battle round: 0 during a player's turn, 1 at the end of the battle round
+    (after both players' turns), 2 at the end of the battle (after the fifth battle round has been completed)."""
+    return STAGES[timing]
+
+
+MISSION_SECONDARY_REFS = tuple(ref for ref in spec.sections("missionpack")
+                               if ref.startswith("mission/") and ref.endswith("/secondary"))
+
+
+@rule(*MISSION_SECONDARY_REFS)
+def mission_secondary_chosen_at_most_once(times_chosen: Any) -> Any:
+    """Whether a player's selection names a mission's own secondary objective an allowed number of times: players
+    "can, if they wish, choose for one of them to be" it, so once at most."""
+    return times_chosen <= 1
 
 
 # --------------------------------------------------------------------------
@@ -270,6 +354,11 @@ def check_selection(mission: str, chosen: tuple[str, ...], army_has_psykers: boo
     """
     from rules.missionpack import missions
 
+    for name in dict.fromkeys(chosen):
+        if name in OBJECTIVES and OBJECTIVES[name].missions and not mission_secondary_chosen_at_most_once(
+                chosen.count(name)):
+            raise ScoringError(f"{name!r} is chosen {chosen.count(name)} times: a mission's own secondary objective "
+                               "can be chosen for only one of a player's three secondary objectives")
     if len(chosen) != SECONDARIES_SELECTED or len(set(chosen)) != SECONDARIES_SELECTED:
         raise ScoringError(f"a player selects three different secondary objectives, not {list(chosen)}")
     categories: dict[str, str] = {}
@@ -302,7 +391,8 @@ def legal_selection(mission: str, chosen: tuple[str, ...], army_has_psykers: boo
 def replay(game: Game) -> dict[str, Score]:
     """Replay a game's scoring moments in order and return each player's scoring sheet, caps applied.
 
-    A conceding player scores 0 (sequence/ending-the-battle-early); see ``result``.
+    A moment the game cannot have had is refused (``ScoringError``, one sentence naming the event): see the
+    module's docstring. A conceding player scores 0 (sequence/ending-the-battle-early); see ``result``.
     """
     from rules.missionpack import missions
 
@@ -313,15 +403,17 @@ def replay(game: Game) -> dict[str, Score]:
         check_selection(game.mission, chosen, bool(game.army_has_psykers.get(player, False)))
         scores[player] = Score(player, mission.primary, chosen, bool(game.battle_ready.get(player, False)))
     last = (0, 0)
+    seen = _Moments()
     for index, event in enumerate(game.events, 1):
         where = f"event {index} ({event.objective}, battle round {event.battle_round}, {event.player})"
         if event.player not in PLAYERS:
             raise ScoringError(f"{where}: the player must be the attacker or the defender")
         if not 1 <= event.battle_round <= BATTLE_ROUNDS:
             raise ScoringError(f"{where}: a battle lasts {BATTLE_ROUNDS} battle rounds")
-        order = (event.battle_round, 1 if event.timing is Timing.END_OF_BATTLE else 0)
+        order = (event.battle_round, moment_stage(event.timing))
         if order < last:
-            raise ScoringError(f"{where}: the moments must be in the order they happen")
+            raise ScoringError(f"{where}: the moments must be in the order they happen (a battle round ends after "
+                               "both players' turns, the battle after the last battle round)")
         last = order
         if event.timing is Timing.END_OF_BATTLE and event.battle_round != BATTLE_ROUNDS:
             raise ScoringError(f"{where}: End Game objectives score at the end of the battle, after round "
@@ -343,6 +435,7 @@ def replay(game: Game) -> dict[str, Score]:
             wanted = _fact_type(item.score, fact)
             if not _fits(value, wanted):
                 raise ScoringError(f"{where}: fact {fact!r} must be {_TYPE_WORDS[wanted]}, not {value!r}")
+        seen.check(index, where, event, item)
         try:
             award = item.award(event)
         except (TypeError, ValueError, KeyError, LookupError) as error:
@@ -355,6 +448,59 @@ def replay(game: Game) -> dict[str, Score]:
         score.awarded += award
         score.discounted += award - counted
     return scores
+
+
+class _Moments:
+    """What the ledger has seen of a game so far, to refuse a moment the game cannot have had (see ``replay``)."""
+
+    def __init__(self) -> None:
+        self.scored: dict[tuple[str, str, int, Timing], list[int]] = {}  # (player, objective, round, timing) -> events
+        self.ended: dict[tuple[str, str], int] = {}  # (player, End Game objective) -> the event that scored it
+        self.sides: dict[str, tuple[int, Any]] = {}  # player -> (event, whether they are Player A)
+
+    def check(self, index: int, where: str, event: Event, item: Objective) -> None:
+        from rules.missionpack import missions, secondaries, sequence
+
+        if not scored_in_round(item.first_round, event.battle_round):
+            raise ScoringError(f"{where}: {item.title} {FIRST_ROUND_CLAUSE}")
+        end = event.timing is Timing.END_OF_BATTLE
+        kind = sequence.objective_type_from_timing(any(t is not Timing.END_OF_BATTLE for t in item.timings),
+                                                   Timing.END_OF_BATTLE in item.timings)
+        before = self.ended.get((event.player, item.name))
+        if not sequence.objective_may_score(kind, end, before is not None):
+            raise ScoringError(f"{where}: {item.title} scores once at the end of the battle, and event {before} "
+                               "already scored it")
+        if end:
+            self.ended[(event.player, item.name)] = index
+        else:
+            earlier = self.scored.setdefault((event.player, item.name, event.battle_round, event.timing), [])
+            if len(earlier) >= moments_in_a_battle_round(event.timing):
+                action = event.timing is Timing.ACTION_COMPLETED
+                raise ScoringError(f"{where}: {item.action if action and item.action else item.title} "
+                                   f"{MOMENTS_IN_A_BATTLE_ROUND[event.timing][1]}, and event {earlier[0]} already "
+                                   f"{'completed' if action else 'scored'} it in battle round {event.battle_round}")
+            earlier.append(index)
+        if item.completion_facts:
+            done = sum(int(event.facts[fact]) for fact in item.completion_facts)
+            most = secondaries.completions_in_a_battle(item.action)
+            if done > most:
+                raise ScoringError(f"{where}: {item.action} can be completed at most {most} times in a battle (by one "
+                                   f"unit a battle round), not {done}")
+        if item.side_fact is not None:
+            self.check_side(index, where, event, event.facts[item.side_fact], missions)
+
+    def check_side(self, index: int, where: str, event: Event, player_a: Any, missions: Any) -> None:
+        own = self.sides.setdefault(event.player, (index, player_a))
+        if not missions.same_side_all_battle(player_a, own[1]):
+            raise ScoringError(f"{where}: the {event.player} is Player {'A' if own[1] else 'B'} at event {own[0]} and "
+                               f"cannot be Player {'A' if player_a else 'B'} now: a player's side of the map is the "
+                               "same all battle")
+        opponent = next(p for p in PLAYERS if p != event.player)
+        theirs = self.sides.get(opponent)
+        if theirs is not None and not missions.opposite_sides(player_a, theirs[1]):
+            raise ScoringError(f"{where}: the {opponent} is Player {'A' if theirs[1] else 'B'} at event {theirs[0]}, "
+                               f"so the {event.player} cannot be Player {'A' if player_a else 'B'} too: the players "
+                               "deploy on opposite sides of the map")
 
 
 @rule("sequence/18-determine-victor", "sequence/ending-the-battle-early")
@@ -429,11 +575,22 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
 SHEET_ROWS = ("1", "2", "3", "4", "5", "End Game")
 
 
+@rule("sequence/ending-the-battle-early", "scoring-sheet")
+def conceded_points(points: Any, conceded: Any) -> Any:
+    """What a number on a player's scoring sheet counts for when the battle is over: nothing if the player conceded
+    (they score "0 victory points for that battle"), else the number itself.
+
+    Interpretation: conceded-sheet-shows-zero.
+    """
+    return If(conceded, 0, points)
+
+
 @rule("scoring-sheet", "scoring-sheet/blank")
 def scoring_sheet(game: Game) -> dict[str, Any]:
     """The mission scoring sheet filled in from a replay: per player, the points of each battle round and the
     End Game row for the primary and the three secondaries, the objective totals (out of 45 and 15), the
-    Battle Ready score, the total out of 100; then the result."""
+    Battle Ready score, the total out of 100, whether they conceded; then the result. A player who conceded
+    has 0 in every cell, as in their total."""
     from rules.missionpack import missions
 
     mission = missions.mission(game.mission)
@@ -442,16 +599,19 @@ def scoring_sheet(game: Game) -> dict[str, Any]:
     sheet: dict[str, Any] = {"battle_size": mission.battle_size, "mission": mission.title}
     for player in PLAYERS:
         score = scores[player]
+        conceded = game.conceded == player
         columns = (score.primary, *score.secondaries)
-        rows = {row: {name: score.sheet.get(name, {}).get("end" if row == "End Game" else row, 0) for name in columns}
+        rows = {row: {name: conceded_points(score.sheet.get(name, {}).get("end" if row == "End Game" else row, 0),
+                                            conceded) for name in columns}
                 for row in SHEET_ROWS}
         sheet[player] = {
             "primary": objective(score.primary).title,
             "secondaries": [objective(name).title for name in score.secondaries],
             "rounds": rows,
-            "objective_totals": {name: score.objective_total(name) for name in columns},
-            "battle_ready_score": battle_ready_bonus(score.battle_ready),
+            "objective_totals": {name: conceded_points(score.objective_total(name), conceded) for name in columns},
+            "battle_ready_score": conceded_points(battle_ready_bonus(score.battle_ready), conceded),
             "total": outcome["totals"][player],
+            "conceded": conceded,
         }
     sheet["result"] = {"attacker": "Attacker wins", "defender": "Defender wins", "draw": "Draw"}[outcome["winner"]]
     return sheet
@@ -461,3 +621,14 @@ def scoring_sheet(game: Game) -> dict[str, Any]:
 def sheet_from_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """The scoring sheet of a game written as plain data (what ``rules40k score`` reads)."""
     return scoring_sheet(read_game(record))
+
+
+@rule("scoring-sheet", "mission-objectives")
+def refusal(record: Mapping[str, Any]) -> str | None:
+    """The one sentence a game record (what ``rules40k score`` reads) is refused with, or None if the ledger accepts
+    it and fills in its scoring sheet."""
+    try:
+        sheet_from_record(record)
+    except ScoringError as error:
+        return str(error)
+    return None

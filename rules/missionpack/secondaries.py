@@ -109,6 +109,19 @@ def action_completion_round(name: str, start_round: Any) -> Any:
     return start_round
 
 
+@rule(*(f"secondary/{item.objective}" for item in ACTIONS if not item.several_units))
+def completions_in_a_battle(name: str) -> int:
+    """How many times one player can complete the action of that name in a battle: once a battle round at most (one
+    unit starts it, or one PSYKER CHARACTER attempts it, a battle round), in each battle round where an action
+    started then is completed: 5, or 4 for one completed at the end of the next Command phase.
+
+    Interpretation: one-completion-a-battle-round; next-command-phase-after-the-last-round.
+    """
+    if action(name).several_units:  # Raise Banners: several units a battle round; no objective counts its completions
+        raise ValueError(f"{name} can be started by several units a battle round")
+    return sum(1 for start in range(1, BATTLE_ROUNDS + 1) if action_completion_round(name, start) != NEVER)
+
+
 # --------------------------------------------------------------------------
 # Battlefield Supremacy
 
@@ -523,14 +536,22 @@ SECONDARIES = {item.name: item for item in (
     _register("assassinate", _END, assassinate),
     _register("stronghold-denial", _END, stronghold_denial),
     _register("raise-the-banners-high", (Timing.END_OF_COMMAND_PHASE, Timing.END_OF_BATTLE), raise_the_banners_high),
-    _register("investigate-sites", _ACTION, investigate_sites),
-    _register("deploy-scramblers", _END, deploy_scramblers),
-    # Not excluded by the text: its action simply cannot be completed before the second battle round.
-    _register("teleport-homer", _ACTION, teleport_homer, first_round=False),
-    _register("plant-demolition-charges", _END, plant_demolition_charges),
+    _register("investigate-sites", _ACTION, investigate_sites, action="Investigate Site"),
+    _register("deploy-scramblers", _END, deploy_scramblers, action="Deploy Scramblers",
+              completion_facts=("completed_in_your_deployment_zone", "completed_in_opponent_deployment_zone",
+                                "completed_more_than_6_from_either_deployment_zone")),
+    # Not excluded by the text: its action, started in the first battle round, is completed in the second.
+    _register("teleport-homer", _ACTION, teleport_homer, action="Teleport Homer",
+              first_round=action_completion_round("Teleport Homer", 1) == 1),
+    # Each terrain feature with explosives had them planted by one completion ("that does not already have
+    # explosives planted on it").
+    _register("plant-demolition-charges", _END, plant_demolition_charges, action="Plant Demolitions",
+              completion_facts=("opponent_territory_features_with_explosives",)),
     _register("abhor-the-witch", _END, abhor_the_witch, selectable=abhor_the_witch_selectable),
-    _register("mental-interrogation", _ACTION, mental_interrogation),
-    _register("psychic-ritual", _END, psychic_ritual),
-    _register("pierce-the-veil", _END, pierce_the_veil),
-    _register("psychic-imprint", _ROUND, psychic_imprint),
+    _register("mental-interrogation", _ACTION, mental_interrogation, action="Mental Interrogation"),
+    _register("psychic-ritual", _END, psychic_ritual, action="Psychic Ritual",
+              completion_facts=("psychic_ritual_completions",)),
+    _register("pierce-the-veil", _END, pierce_the_veil, action="Pierce the Veil",
+              completion_facts=("pierce_the_veil_completions",)),
+    _register("psychic-imprint", _ROUND, psychic_imprint, action="Psychic Imprint"),
 )}

@@ -689,7 +689,8 @@ class ObjectiveType(enum.IntEnum):
 @rule("mission-objectives")
 def objective_may_score(objective_type: Any, end_of_battle: Any, scored_at_end_of_battle: Any = False) -> Any:
     """Whether an objective may score at this moment: End Game objectives once, at the end of the battle;
-    Progressive ones during the battle, as often as the objective says."""
+    Progressive ones during the battle, as often as the objective says (the scoring ledger asks this of every
+    moment it replays, so the proof missionpack-end-game-scores-once-at-the-end is about what it runs)."""
     return If(end_of_battle,
               And(objective_type != ObjectiveType.PROGRESSIVE, Not(scored_at_end_of_battle)),
               objective_type != ObjectiveType.END_GAME)
