@@ -460,6 +460,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Replay a mission pack game's scoring moments and print its scoring sheet."""
     import yaml
 
+    from rules import safe_yaml
     from rules.missionpack import scoring
 
     name = _ruleset_name(args, default="missionpack")
@@ -467,11 +468,11 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise UsageError(f"the {name} ruleset has no scoring ledger (only missionpack has one)")
     text, source = _read_source(args.game)
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml.load(text)  # refuses a key written twice and aliases that repeat too much (a YAML bomb)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        raise UsageError(f"{source}:{where} not valid YAML or JSON ({getattr(error, 'problem', error)})") from None
+        where = safe_yaml.place(error)
+        raise UsageError(f"{source}:{where}{':' if where else ''} not valid YAML or JSON "
+                         f"({safe_yaml.problem(error)})") from None
     try:
         sheet = scoring.scoring_sheet(scoring.read_game(data, source))
     except scoring.ScoringError as error:

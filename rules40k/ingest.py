@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from rules import safe_yaml
 from rules import spec as spec_access
 
 
@@ -212,11 +213,8 @@ class Layout:
 
 
 def _load_annotation(path: Path) -> Any:
-    from rules40k.annotations import StrictLoader
-
     try:
-        with open(path, encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=StrictLoader)
+        return safe_yaml.read(path)  # refuses a key written twice and aliases that repeat too much
     except FileNotFoundError:
         raise IngestError(f"{path}: annotation file not found") from None
     except UnicodeDecodeError as error:
@@ -224,9 +222,7 @@ def _load_annotation(path: Path) -> Any:
     except OSError as error:
         raise IngestError(f"{path}: cannot be read ({error.strerror})") from None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise IngestError(f"{path}:{where} is not valid YAML ({getattr(error, 'problem', error)})") from None
+        raise IngestError(f"{path}:{safe_yaml.place(error)} is not valid YAML ({safe_yaml.problem(error)})") from None
 
 
 def _matches(entry: dict, line: Line, counts: dict) -> bool:
