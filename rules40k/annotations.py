@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import yaml
 
-from rules import safe_yaml, spec
+from rules import registry, safe_yaml, spec
 from rules40k import SPEC_ROOT
 
 
@@ -175,6 +175,15 @@ def _check_ref(path: Path, index: int, entry: dict, trail: tuple, document: str,
         raise _problem(path, index, entry, trail, f"{label} {shown(ref)} names no ruleset")
     if local not in _known(name, root):
         raise _problem(path, index, entry, trail, f"{label} {shown(ref)} is not a section of the {name} ruleset")
+
+
+def _check_call(path: Path, index: int, entry: dict) -> None:
+    """An example's call must name a function data may call (``registry.named_function``: a rule function, or one
+    meant for examples); a path outside the rules package is refused before anything is imported."""
+    try:
+        registry.named_function(entry["call"])
+    except registry.RegistryError as error:
+        raise _problem(path, index, entry, ("call",), f"call: {error}") from None
 
 
 def _unique(records: list[tuple[Path, int, dict]]) -> None:
@@ -343,6 +352,7 @@ def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
         for index, entry in enumerate(_load(path, list), 1):
             _entry(path, index, entry, EXAMPLE)
             _check_ref(path, index, entry, ("ref",), document, root)
+            _check_call(path, index, entry)
             records.append((path, index, entry))
     _unique(records)
     return [{**entry, "file": str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)}

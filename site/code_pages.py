@@ -180,10 +180,11 @@ def object_place(obj: Any, role: str = DEFINED, name: str = "", tables: dict | N
 
 def function_place(dotted: str, role: str = CALLS, tables: dict | None = None) -> Place | None:
     """Where the function a dotted path names (``rules.core.moving.in_coherency``) is defined."""
-    module_name, _, attribute = str(dotted).rpartition(".")
-    try:
-        obj = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError, ValueError):
+    from rules import registry
+
+    try:  # a path from data (an example's call, results.json's comparisons): only what data may name
+        obj = registry.named_function(str(dotted))
+    except registry.RegistryError:
         return None
     return object_place(obj, role, str(dotted), tables)
 

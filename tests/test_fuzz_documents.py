@@ -232,7 +232,7 @@ def test_a_damaged_annotation_file_stops_coverage_and_verify(damage, spec_copy):
 
 
 # --------------------------------------------------------------------------
-# Hostile data: YAML bombs. Run as `python -m rules40k.cli` in a copy of the
+# Hostile data: code named in an annotation, YAML bombs. Run as `python -m rules40k.cli` in a copy of the
 # project, so that what the copy's spec/ says is what every step of the command reads.
 # --------------------------------------------------------------------------
 
@@ -285,6 +285,47 @@ def _marks(root: Path) -> list[str]:
 def _line_of(path: Path, text: str) -> int:
     """The number of the first line of ``path`` holding ``text``."""
     return next(n for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if text in line)
+
+
+@pytest.mark.parametrize("call,args,words", [
+    ("os.system", "{command: touch {root}/touched}", "'os.system' is not a function of the rules package"),
+    (f"{PROBE}.run", "{}", f"'{PROBE}.run' is not a function of the rules package"),
+    ("rules.spec.load_yaml", "{path: /etc/hostname}", "'rules.spec.load_yaml' is neither a rule function"),
+], ids=["os.system", "a module beside the code", "a rules module's helper"])
+def test_an_example_may_call_only_rule_functions(project_copy, call, args, words):
+    """`call: os.system` passed `coverage` and ran its command in `verify`: a call that is no rule function (nor
+    one meant for examples) is one sentence naming the file, entry and line, and nothing of it is imported or run."""
+    root = project_copy
+    path = root / "spec" / "ninth" / "annotations" / "examples" / "zz-hostile.yaml"
+    path.write_text("- id: hostile\n  ref: overwatch\n  name: Runs what the data says\n"
+                    "  source: {kind: text, title: OVERWATCH, line: 2807}\n"
+                    f"  call: {call}\n  args: {args.replace('{root}', str(root))}\n  expect: 0\n", encoding="utf-8")
+    output = root / "results.json"
+    for argv in (["coverage", "--ruleset", "ninth"],
+                 ["verify", "--ruleset", "ninth", "--no-properties", "--output", str(output)]):
+        code, err, _ = _cli(root, *argv)
+        assert code == 2, (argv, code, err)
+        _one_sentence(err, argv[0], path, "entry 1 (hostile), line 5: call: ", words)
+        assert _marks(root) == [] and not output.exists()
+
+
+def test_a_concept_map_may_compare_only_rule_functions(project_copy):
+    """concepts.yaml's `compare:` goes through the same gate as an example's `call:`."""
+    root = project_copy
+    path = root / "spec" / "quickref" / "annotations" / "concepts.yaml"
+    entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    entries[0]["compare"] = {"quickref": f"{PROBE}.run", "core": "os.system",
+                             "inputs": {"command": {"values": [f"touch {root}/touched"]}}}
+    path.write_text(yaml.safe_dump(entries, sort_keys=False), encoding="utf-8")
+    line = _line_of(path, f"quickref: {PROBE}.run")
+    output = root / "results.json"
+    for argv in (["coverage", "--ruleset", "quickref"],
+                 ["verify", "--ruleset", "quickref", "--no-properties", "--output", str(output)]):
+        code, err, _ = _cli(root, *argv)
+        assert code == 2, (argv, code, err)
+        _one_sentence(err, argv[0], path, f"entry 1 ('turn-sequence'), line {line}: compare.quickref: ",
+                      f"'{PROBE}.run' is not a function of the rules package")
+        assert _marks(root) == [] and not output.exists()
 
 
 def _bomb() -> str:
