@@ -898,6 +898,14 @@ def _sections_files(document: Path, annotations: Path, document_name: str) -> tu
 INGESTERS = {"core": _core_files, "sections": _sections_files}
 
 
+def check_spec_folder(spec_root: Path) -> None:
+    """The spec folder an ingest writes into must exist: it holds the annotations the ingest reads, and the ingest
+    creates nothing outside it (``--spec /nonexistent/spec`` once created /nonexistent)."""
+    if not spec_root.is_dir():
+        raise IngestError(f"{spec_root}: " + ("is not a folder" if spec_root.exists() else
+                                              "the spec folder does not exist (--spec names an existing folder)"))
+
+
 def write_spec(document: Path, document_name: str, spec_root: Path, annotations: Path | None = None) -> dict:
     """Ingest ``document`` as the ruleset ``document_name`` into ``spec_root/<document_name>``; all or nothing."""
     try:
@@ -928,7 +936,7 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
         "publisher": meta.get("publisher", ""),
     }
 
-    spec_root.mkdir(parents=True, exist_ok=True)
+    check_spec_folder(spec_root)
     staging = Path(tempfile.mkdtemp(prefix=".ingest-", dir=spec_root))
     try:
         out = staging / "doc"
@@ -989,8 +997,11 @@ def keep_printing(document: Path, document_name: str, printing: str, spec_root: 
         "role": "another printing of this ruleset's rules, kept because evidence on this site quotes it; its "
                 "sections are not ingested",
     }
+    check_spec_folder(spec_root)
     sources = spec_root / "sources"
-    sources.mkdir(parents=True, exist_ok=True)
+    if sources.exists() and not sources.is_dir():
+        raise IngestError(f"{sources}: is a file where the kept documents belong")
+    sources.mkdir(exist_ok=True)
     for kept in sorted(sources.glob("*.yaml")):
         known = spec_access.load_yaml(kept) or {}
         if known.get("sha256") == digest and kept.stem != stem:
