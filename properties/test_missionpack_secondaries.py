@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
@@ -18,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from properties import proofs
 from properties import proofs_missionpack_secondaries as secondary_proofs
 from properties.mutation import fails
-from rules import spec
+from rules import safe_yaml, spec
 from rules.logic import DecisionTable, If, Min, Row, Var, evaluate_symbolically, is_symbolic
 from rules.missionpack import scoring, secondaries
 from rules40k import annotations
@@ -571,7 +570,7 @@ def test_interpretations_named_in_docstrings_are_recorded():
 def _my_evidence():
     cases = []
     for kind in ("findings", "interpretations"):
-        data = yaml.safe_load((ANNOTATIONS / kind / "secondaries.yaml").read_text(encoding="utf-8"))
+        data = safe_yaml.read(ANNOTATIONS / kind / "secondaries.yaml")
         for entry in data:
             for item in entry["evidence"]:
                 cases.append(pytest.param(item, id=f"{kind}:{entry['id']}:{item['line']}"))
@@ -587,7 +586,7 @@ def test_evidence_quote_is_on_the_cited_line(evidence):
 
 
 def test_findings_name_existing_checks_and_interpretations():
-    findings = yaml.safe_load((ANNOTATIONS / "findings" / "secondaries.yaml").read_text(encoding="utf-8"))
+    findings = safe_yaml.read(ANNOTATIONS / "findings" / "secondaries.yaml")
     recorded = {entry["id"] for entry in annotations.interpretations("missionpack")}
     known = set(spec.sections("missionpack"))
     for entry in findings:

@@ -2,17 +2,24 @@
 
 References are validated when the decorator runs (at import), so a typo or a
 renumbered section fails loudly instead of leaving a section silently
-unencoded. Functions without the decorator are private helpers.
+unencoded. Functions without the decorator are private helpers; the few of them that examples and concept maps
+call are listed in FOR_EXAMPLES.
+
+``named_function`` is the only way a dotted path written in data (an example's ``call``, a concept
+map's ``compare``) becomes a function: data may name what is registered or listed here, never code of its choosing.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
 
 from rules import spec
+from rules.messages import shown
 
 F = TypeVar("F", bound=Callable)
 
@@ -36,6 +43,45 @@ class RuleFunction:
 
 
 _REGISTRY: dict[tuple[str, str], list[RuleFunction]] = {}
+_RULE_FUNCTIONS: set[Callable] = set()  # every function registered by @rule, whatever its sections
+
+#: Modules each public function of which examples and concept maps may call, though none encodes a section: adapters
+#: that ask another ruleset's question in a claim's terms (each function of rules.quickref.core_views answers as
+#: the Core Rules do, through their registered functions).
+ADAPTER_MODULES = frozenset({"rules.quickref.core_views"})
+
+#: The other functions examples and concept maps may call though they encode no section (by where they are defined):
+#: lookups such as a mission's secondary, the calculator's front door for example data, and a claim's question put
+#: in the terms of the rule that answers it. With the registered rule functions and ADAPTER_MODULES, this is all
+#: that data may name.
+FOR_EXAMPLES = frozenset({
+    "rules.calculator.outcome",
+    "rules.core.battle_round.begin_battle",
+    "rules.missionpack.missions.base_of_operations_choices",
+    "rules.missionpack.missions.base_of_operations_placement",
+    "rules.missionpack.missions.headquarters_candidates",
+    "rules.missionpack.missions.primary_award",
+    "rules.missionpack.missions.secondary_of",
+    "rules.missionpack.secondaries.action",
+    "rules.missionpack.terrain.common_feature_has",
+    "rules.quickref.fight.consolidates_at",
+    "rules.quickref.fight.consolidation_as_printed_at",
+    "rules.quickref.fight.consolidation_at",
+    "rules.quickref.movement.models_destroyed_by_test",
+    "rules.quickref.movement.must_climb",
+    "rules.quickref.reference.line_in_coherency",
+    "rules.quickref.sequence.battle_shocked_after_next_battle_shock_step",
+    "rules.quickref.sequence.level_of_control_of",
+    "rules.quickref.sequence.phase_comes_before",
+    "rules.quickref.sequence.resolved_before_battle_shock",
+    "rules.quickref.sequence.takes_battle_shock_test_with",
+    "rules.quickref.shooting.attack_gets_through",
+    "rules.quickref.shooting.cover_bonus_for",
+    "rules.quickref.shooting.cover_changes_the_attack",
+    "rules.quickref.shooting.roll_succeeds",
+    "rules.quickref.stratagems.tank_shock_extremes",
+    "rules.quickref.terrain.must_climb_as_normal",
+})
 
 
 def _source_location(function: Callable) -> tuple[str, int]:
@@ -79,6 +125,7 @@ def rule(*refs: str, document: str = "core", ruleset: str | None = None) -> Call
             if any(e.qualname == qualname for e in entries):
                 raise RegistryError(f"{qualname} ({file}:{line}): registered twice for {ref}")
             entries.append(RuleFunction(ref, document, function, qualname, file, line))
+        _RULE_FUNCTIONS.add(function)
         return function
 
     return decorate
@@ -90,6 +137,36 @@ def ruleset_rule(ruleset: str) -> Callable[..., Callable[[F], F]]:
         return rule(*refs, ruleset=ruleset)
 
     return bound
+
+
+_PART = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # no leading underscore: a private name is never called from data
+_PACKAGE = Path(__file__).resolve().parent  # rules/
+
+
+def named_function(path: str) -> Callable:
+    """The function a dotted path written in data names (``rules.core.moving.in_coherency``), if data may call it:
+    a function registered with ``@rule``, one listed in FOR_EXAMPLES, or a public function defined in one of
+    ADAPTER_MODULES. Anything else is a RegistryError saying why. A path outside the rules package, or one naming
+    no module file in it, is refused before anything is imported; otherwise only that module of this project is
+    imported (importing it registers its functions) before its attribute is checked."""
+    parts = path.split(".") if isinstance(path, str) else []
+    if len(parts) < 3 or parts[0] != "rules" or not all(_PART.fullmatch(part) for part in parts):
+        raise RegistryError(f"{shown(path)} is not a function of the rules package (rules.<module>.<function>)")
+    module_name, attribute = ".".join(parts[:-1]), parts[-1]
+    where = _PACKAGE.joinpath(*parts[1:-1])
+    if not (where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()):
+        raise RegistryError(f"{shown(path)} names no module of the rules package ({module_name} does not exist)")
+    module = importlib.import_module(module_name)
+    function = getattr(module, attribute, None)
+    if function is None:
+        raise RegistryError(f"{shown(path)} names nothing: {module_name} has no {shown(attribute)}")
+    if inspect.isfunction(function):
+        defined = function.__module__
+        if (function in _RULE_FUNCTIONS or f"{defined}.{function.__qualname__}" in FOR_EXAMPLES
+                or (defined == module_name and module_name in ADAPTER_MODULES)):
+            return function
+    raise RegistryError(f"{shown(path)} is neither a rule function (@rule) nor one meant for examples "
+                        "(rules.registry.FOR_EXAMPLES, ADAPTER_MODULES): data may not call it")
 
 
 def functions_for(ref: str, document: str = "core") -> list[RuleFunction]:
@@ -104,8 +181,6 @@ def load(document: str = "core") -> dict[str, list[RuleFunction]]:
     """Import every rule module of a ruleset so all its functions are registered: the package ``rules.<ruleset>``
     and the modules its ``MODULES`` names (a package that imports every module itself needs no list;
     ``rules.core`` keeps one so importing one chapter does not import them all)."""
-    import importlib
-
     package = importlib.import_module(f"rules.{document}")
     for name in getattr(package, "MODULES", ()):
         importlib.import_module(name)

@@ -19,14 +19,14 @@ from typing import Any
 
 import yaml
 
+from rules import safe_yaml
+
 SPEC_ROOT = Path(__file__).resolve().parent.parent / "spec"
 
 SECTION_REF = re.compile(r"^\d\d\.\d\d$")
 APPENDIX_REF = re.compile(r"^appendix/[a-z0-9]+(?:-[a-z0-9]+)*$")
 SLUG_REF = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*$")
 DEFAULT_RULESET = "core"
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class RulesetError(ValueError):
@@ -42,7 +42,11 @@ def is_well_formed(ref: str) -> bool:
 @functools.lru_cache(maxsize=None)
 def rulesets(root: Path = SPEC_ROOT) -> dict[str, dict]:
     """Every ruleset by short name, in the order spec/rulesets.yaml lists them."""
-    data = load_yaml(root / "rulesets.yaml")
+    try:
+        data = load_yaml(root / "rulesets.yaml")
+    except yaml.YAMLError as error:
+        raise RulesetError(f"{root / 'rulesets.yaml'}:{safe_yaml.place(error)} is not valid YAML "
+                           f"({safe_yaml.problem(error)})") from None
     if not isinstance(data, dict) or not data:
         raise RulesetError(f"{root / 'rulesets.yaml'}: expected a mapping of ruleset names")
     return {str(name): dict(entry or {}) for name, entry in data.items()}
@@ -94,8 +98,8 @@ def held_documents(root: Path = SPEC_ROOT) -> dict[str, dict]:
 
 
 def load_yaml(path: Path) -> Any:
-    with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_Loader)
+    """A spec file's value, read by the project's one safe YAML reader (rules.safe_yaml)."""
+    return safe_yaml.read(path)
 
 
 def chapter_files(document: str = "core", root: Path = SPEC_ROOT) -> list[Path]:

@@ -13,23 +13,8 @@ from typing import Any, Callable
 
 import yaml
 
-from rules import spec
+from rules import registry, safe_yaml, spec
 from rules40k import SPEC_ROOT
-
-
-class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """The safe loader, refusing a key written twice in one mapping (YAML keeps the last one silently)."""
-
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            seen: set = set()
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if isinstance(key, (str, int, float, bool)) and key in seen:
-                    raise yaml.constructor.ConstructorError(None, None, f"found the key {key!r} twice",
-                                                            key_node.start_mark)
-                seen.add(key)
-        return super().construct_mapping(node, deep=deep)
 
 
 class AnnotationError(ValueError):
@@ -38,8 +23,7 @@ class AnnotationError(ValueError):
 
 def _load(path: Path, expected: type) -> Any:
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=StrictLoader)
+        data = safe_yaml.read(path)  # refuses a key written twice and aliases that repeat too much
     except FileNotFoundError:
         return expected()
     except UnicodeDecodeError as error:
@@ -47,9 +31,8 @@ def _load(path: Path, expected: type) -> Any:
     except OSError as error:
         raise AnnotationError(f"{path}: cannot be read ({error.strerror})") from None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise AnnotationError(f"{path}:{where} is not valid YAML ({getattr(error, 'problem', error)})") from None
+        raise AnnotationError(f"{path}:{safe_yaml.place(error)} is not valid YAML ({safe_yaml.problem(error)})") \
+            from None
     if data is None:
         return expected()
     if not isinstance(data, expected):
@@ -66,7 +49,7 @@ def shown(value: Any, limit: int = 60) -> str:
 def line_of(path: Path, trail: tuple) -> int | None:
     """The line of the value at ``trail`` (list indexes from 0, mapping keys) in a YAML file, for errors only."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=StrictLoader)
+        node = safe_yaml.compose(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     line = node.start_mark.line + 1 if node else None
@@ -192,6 +175,15 @@ def _check_ref(path: Path, index: int, entry: dict, trail: tuple, document: str,
         raise _problem(path, index, entry, trail, f"{label} {shown(ref)} names no ruleset")
     if local not in _known(name, root):
         raise _problem(path, index, entry, trail, f"{label} {shown(ref)} is not a section of the {name} ruleset")
+
+
+def _check_call(path: Path, index: int, entry: dict) -> None:
+    """An example's call must name a function data may call (``registry.named_function``: a rule function, or one
+    meant for examples); a path outside the rules package is refused before anything is imported."""
+    try:
+        registry.named_function(entry["call"])
+    except registry.RegistryError as error:
+        raise _problem(path, index, entry, ("call",), f"call: {error}") from None
 
 
 def _unique(records: list[tuple[Path, int, dict]]) -> None:
@@ -360,6 +352,7 @@ def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
         for index, entry in enumerate(_load(path, list), 1):
             _entry(path, index, entry, EXAMPLE)
             _check_ref(path, index, entry, ("ref",), document, root)
+            _check_call(path, index, entry)
             records.append((path, index, entry))
     _unique(records)
     return [{**entry, "file": str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)}

@@ -2,8 +2,9 @@
 
 The bytes go to a unique temporary name in the target's own folder (``tempfile.mkstemp``, so the final
 ``os.replace`` is a rename within one filesystem), then replace the target in one step. On any failure,
-Ctrl-C included, the temporary file is removed. A target whose folder does not exist is an
-``OutputError`` (one sentence): the tool never creates a user's folders silently.
+Ctrl-C included, the temporary file is removed. A target whose folder does not exist, or that exists and is
+not a regular file (``/dev/full``: root's rename would replace the device), is an ``OutputError`` (one
+sentence): the tool never creates a user's folders silently, nor replaces what is not a file.
 """
 
 from __future__ import annotations
@@ -20,9 +21,13 @@ class OutputError(ValueError):
 
 
 def _shape(path: Path) -> None:
-    """The mistakes visible without writing: a folder as the target, a folder that is missing or a file."""
+    """The mistakes visible without writing: a folder as the target, or anything else that is not a regular file
+    (a device such as /dev/full, a named pipe, a socket, a link to one: replacing it would put a file in its
+    place), a folder that is missing or a file."""
     if path.is_dir():
         raise OutputError(f"{path}: is a folder, not a file")
+    if path.exists() and not path.is_file():
+        raise OutputError(f"{path}: is not a regular file (a device, a pipe or a socket); name a file to write")
     if not path.parent.exists():
         raise OutputError(f"{path}: its folder {path.parent} does not exist")
     if not path.parent.is_dir():

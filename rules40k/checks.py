@@ -32,13 +32,12 @@ class ExampleError(ValueError):
 
 
 def resolve(path: str) -> Callable:
-    """Import ``package.module.attribute`` and return the attribute."""
-    module_name, _, attribute = path.rpartition(".")
+    """The function ``rules.module.function`` names, if data may call it (``registry.named_function``: a rule
+    function, or one meant for examples); anything else is an ExampleError and nothing of it runs."""
     try:
-        module = importlib.import_module(module_name)
-        return getattr(module, attribute)
-    except (ImportError, AttributeError, ValueError):
-        raise ExampleError(f"cannot find {path!r}") from None
+        return registry.named_function(path)
+    except registry.RegistryError as error:
+        raise ExampleError(str(error)) from None
 
 
 def plain(value: Any) -> Any:

@@ -460,6 +460,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Replay a mission pack game's scoring moments and print its scoring sheet."""
     import yaml
 
+    from rules import safe_yaml
     from rules.missionpack import scoring
 
     name = _ruleset_name(args, default="missionpack")
@@ -467,11 +468,11 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise UsageError(f"the {name} ruleset has no scoring ledger (only missionpack has one)")
     text, source = _read_source(args.game)
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml.load(text)  # refuses a key written twice and aliases that repeat too much (a YAML bomb)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        raise UsageError(f"{source}:{where} not valid YAML or JSON ({getattr(error, 'problem', error)})") from None
+        where = safe_yaml.place(error)
+        raise UsageError(f"{source}:{where}{':' if where else ''} not valid YAML or JSON "
+                         f"({safe_yaml.problem(error)})") from None
     try:
         sheet = scoring.scoring_sheet(scoring.read_game(data, source))
     except scoring.ScoringError as error:
@@ -845,6 +846,17 @@ def _whole_number(low: int):
     return parse
 
 
+def _port(text: str) -> int:
+    """An argparse type: a TCP port to listen on, 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, not {_shown(text)}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, not {value}")
+    return value
+
+
 def _positive_number(text: str) -> float:
     """An argparse type: a finite number greater than 0."""
     try:
@@ -905,8 +917,23 @@ def _check_outputs(args: argparse.Namespace) -> None:
     elif args.verb == "site":
         from rules40k_site import generate
 
-        build = _build_folder(Path(args.build))
+        # Every option before any work: a bad one must not cost the checks and replace results.json.
+        _ruleset_name(args, default=None)
+        if args.site_url is not None:
+            generate.check_site_url(args.site_url)
+        if not args.build.strip():
+            raise UsageError("--build: an empty path names no folder (the default is build/)")
+        build = Path(args.build).resolve()  # absolute: MkDocs runs in the build folder, which a relative path misses
+        generate.check_build_place(build)  # not the repository's folder, nor inside its sources
+        build = _build_folder(build)
         generate.check_build_folder(build)
+        args.build = str(build)
+    elif args.verb == "ingest":
+        from rules40k import ingest
+
+        if not args.spec.strip():
+            raise UsageError("--spec: an empty path names no folder (the default is the repository's spec/)")
+        ingest.check_spec_folder(Path(args.spec))  # it must exist: nothing is created outside it
 
 
 def _ruleset_option(p: argparse.ArgumentParser, help: str) -> None:
@@ -1027,7 +1054,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--site-url", metavar="URL", help="the address the site will be published at, for its sitemap "
                    "(default: mkdocs.yml's site_url, where --serve serves it)")
     p.add_argument("--serve", action="store_true", help="then serve the site on http://127.0.0.1:PORT/ until Ctrl-C")
-    p.add_argument("--port", type=int, default=8000, help="the port --serve listens on (default 8000)")
+    p.add_argument("--port", type=_port, default=8000, help="the port --serve listens on (1 to 65535, default 8000)")
     p.set_defaults(run=cmd_site)
 
     p = verbs.add_parser("site-weight", help="measure the built site's page weight against its targets (Chromium)")

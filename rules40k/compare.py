@@ -14,7 +14,7 @@ import itertools
 from pathlib import Path
 from typing import Any, Iterable
 
-from rules import spec
+from rules import registry, spec
 from rules40k import SPEC_ROOT
 from rules40k.annotations import AnnotationError, _load, line_of, shown
 
@@ -70,6 +70,12 @@ def concept_map(ruleset: str, root: Path = SPEC_ROOT) -> list[dict]:
                 if not isinstance(compare[side], str) or "." not in compare[side]:
                     raise fail(f"compare.{side} must name a function (module.function), not {shown(compare[side])}",
                                "compare")
+                try:  # a rule function or an adapter's, never code of the data's choosing
+                    registry.named_function(compare[side])
+                except registry.RegistryError as error:
+                    line = line_of(path, (index - 1, "compare", side))
+                    raise AnnotationError(f"{where}{f', line {line}' if line else ''}: compare.{side}: {error}") \
+                        from None
             _domain(compare["inputs"], where)
         elif not (isinstance(entry["not_covered"], str) and entry["not_covered"].strip()):
             raise fail("'not_covered' needs the reason", "not_covered")

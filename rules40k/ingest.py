@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from rules import safe_yaml
 from rules import spec as spec_access
 
 
@@ -212,11 +213,8 @@ class Layout:
 
 
 def _load_annotation(path: Path) -> Any:
-    from rules40k.annotations import StrictLoader
-
     try:
-        with open(path, encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=StrictLoader)
+        return safe_yaml.read(path)  # refuses a key written twice and aliases that repeat too much
     except FileNotFoundError:
         raise IngestError(f"{path}: annotation file not found") from None
     except UnicodeDecodeError as error:
@@ -224,9 +222,7 @@ def _load_annotation(path: Path) -> Any:
     except OSError as error:
         raise IngestError(f"{path}: cannot be read ({error.strerror})") from None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise IngestError(f"{path}:{where} is not valid YAML ({getattr(error, 'problem', error)})") from None
+        raise IngestError(f"{path}:{safe_yaml.place(error)} is not valid YAML ({safe_yaml.problem(error)})") from None
 
 
 def _matches(entry: dict, line: Line, counts: dict) -> bool:
@@ -902,6 +898,14 @@ def _sections_files(document: Path, annotations: Path, document_name: str) -> tu
 INGESTERS = {"core": _core_files, "sections": _sections_files}
 
 
+def check_spec_folder(spec_root: Path) -> None:
+    """The spec folder an ingest writes into must exist: it holds the annotations the ingest reads, and the ingest
+    creates nothing outside it (``--spec /nonexistent/spec`` once created /nonexistent)."""
+    if not spec_root.is_dir():
+        raise IngestError(f"{spec_root}: " + ("is not a folder" if spec_root.exists() else
+                                              "the spec folder does not exist (--spec names an existing folder)"))
+
+
 def write_spec(document: Path, document_name: str, spec_root: Path, annotations: Path | None = None) -> dict:
     """Ingest ``document`` as the ruleset ``document_name`` into ``spec_root/<document_name>``; all or nothing."""
     try:
@@ -932,7 +936,7 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
         "publisher": meta.get("publisher", ""),
     }
 
-    spec_root.mkdir(parents=True, exist_ok=True)
+    check_spec_folder(spec_root)
     staging = Path(tempfile.mkdtemp(prefix=".ingest-", dir=spec_root))
     try:
         out = staging / "doc"
@@ -993,8 +997,11 @@ def keep_printing(document: Path, document_name: str, printing: str, spec_root: 
         "role": "another printing of this ruleset's rules, kept because evidence on this site quotes it; its "
                 "sections are not ingested",
     }
+    check_spec_folder(spec_root)
     sources = spec_root / "sources"
-    sources.mkdir(parents=True, exist_ok=True)
+    if sources.exists() and not sources.is_dir():
+        raise IngestError(f"{sources}: is a file where the kept documents belong")
+    sources.mkdir(exist_ok=True)
     for kept in sorted(sources.glob("*.yaml")):
         known = spec_access.load_yaml(kept) or {}
         if known.get("sha256") == digest and kept.stem != stem:

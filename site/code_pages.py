@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from rules import spec
+from rules import safe_yaml, spec
 
 REPO_ROOT = spec.SPEC_ROOT.parent
 
@@ -131,8 +131,7 @@ def test_line(nodeid: str) -> tuple[str, int] | None:
 
 @functools.lru_cache(maxsize=256)
 def _yaml_lines(file: str, _mtime: int, _size: int, key: str) -> dict[str, int]:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: 40 times faster on the examples files
-    node = yaml.compose((REPO_ROOT / file).read_text(encoding="utf-8"), Loader=loader)
+    node = safe_yaml.compose((REPO_ROOT / file).read_text(encoding="utf-8"))
     out: dict[str, int] = {}
     if isinstance(node, yaml.SequenceNode):
         for entry in node.value:
@@ -181,10 +180,11 @@ def object_place(obj: Any, role: str = DEFINED, name: str = "", tables: dict | N
 
 def function_place(dotted: str, role: str = CALLS, tables: dict | None = None) -> Place | None:
     """Where the function a dotted path names (``rules.core.moving.in_coherency``) is defined."""
-    module_name, _, attribute = str(dotted).rpartition(".")
-    try:
-        obj = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError, ValueError):
+    from rules import registry
+
+    try:  # a path from data (an example's call, results.json's comparisons): only what data may name
+        obj = registry.named_function(str(dotted))
+    except registry.RegistryError:
         return None
     return object_place(obj, role, str(dotted), tables)
 

@@ -1258,6 +1258,55 @@ def write_docs(build: Path, pages: dict[str, str]) -> Path:
     return docs
 
 
+#: An address the site may be published at: http(s), a host name or address and an optional port, and a path of the
+#: characters a URL path may hold unescaped, less the quote and the query and fragment marks (the address is
+#: written into the sitemap and every page's canonical link).
+SITE_URL = re.compile(r"https?://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?"
+                      r"(?:/[A-Za-z0-9._~!$&()*+,;=:@%/-]*)?")
+
+
+def check_site_url(site_url: str) -> str:
+    """``--site-url`` as the site's configuration takes it (ending in /), or a SiteError before any work."""
+    if not SITE_URL.fullmatch(site_url):
+        raise SiteError(f"--site-url {annotations.shown(site_url)} is not an http:// or https:// address (a host, "
+                        "an optional port and a path, without quotes, spaces, ? or #)")
+    return site_url if site_url.endswith("/") else site_url + "/"
+
+
+#: The repository's top-level folders that hold its sources, when git cannot list them (see source_folders).
+SOURCE_FOLDERS = frozenset({"examples", "properties", "reports", "rules", "rules40k", "site", "spec", "tests"})
+
+
+def source_folders() -> set[str]:
+    """The repository's top-level folders that hold its sources: each folder git tracks a file in, and
+    SOURCE_FOLDERS (the build/ folder is the build's own)."""
+    folders = set(SOURCE_FOLDERS)
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z"], capture_output=True, cwd=REPO_ROOT, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return folders
+    if listed.returncode == 0:
+        folders |= {name.split("/", 1)[0] for name in listed.stdout.decode("utf-8", "replace").split("\0")
+                    if "/" in name}
+    return folders - {"build"}
+
+
+def check_build_place(build: Path) -> None:
+    """A build folder of its own: not the repository's folder nor one holding it (the build writes mkdocs.yml,
+    docs/, site/ and results.json into its folder and removes the docs/ it finds there), and not inside a folder
+    of the repository's sources or a hidden one (.git)."""
+    build, root = Path(build).resolve(), REPO_ROOT.resolve()
+    if build == root or build in root.parents:
+        raise SiteError(f"{build}: is the repository's own folder{'' if build == root else ' or holds it'}, where "
+                        "the build would write mkdocs.yml, docs/ and site/; choose a folder of its own (the "
+                        "default is build/)")
+    if root in build.parents:
+        top = build.relative_to(root).parts[0]
+        if top.startswith(".") or top in source_folders():
+            raise SiteError(f"{build}: is inside the repository's {top}/ folder; choose a folder of its own (the "
+                            "default is build/)")
+
+
 def write_config(build: Path, nav_entries: list, site_url: str | None = None) -> Path:
     """build/mkdocs.yml: INHERITs the repository's mkdocs.yml and adds what only this build knows."""
     try:
@@ -1266,9 +1315,7 @@ def write_config(build: Path, nav_entries: list, site_url: str | None = None) ->
         parent = str(MKDOCS_CONFIG)
     config = {"INHERIT": Path(parent).as_posix(), "docs_dir": "docs", "site_dir": "site", "nav": nav_entries}
     if site_url:
-        if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", site_url):
-            raise SiteError(f"--site-url {site_url[:60]!r} is not an http:// or https:// address")
-        config["site_url"] = site_url if site_url.endswith("/") else site_url + "/"
+        config["site_url"] = check_site_url(site_url)
     text = ("# Written by rules40k_site.generate for this build; edit the repository's mkdocs.yml instead.\n"
             + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=1000))
     path = build / "mkdocs.yml"
@@ -1382,14 +1429,22 @@ def trim_search_index(site: Path, sections: set[str]) -> None:
 
 
 def check_build_folder(build: Path) -> None:
-    """The build folder is a folder (created if missing); ``touch build`` in a fresh clone is one sentence."""
+    """The build folder is a folder of its own (check_build_place; created if missing, in a folder that exists);
+    ``touch build`` in a fresh clone is one sentence, and so is anything but a regular file where the build writes
+    one."""
+    check_build_place(build)
     if build.exists() and not build.is_dir():
         raise SiteError(f"{build}: the build folder is a file; move it away or choose another with --build")
     for part in ("docs", "site", "reviews"):
         if (build / part).exists() and not (build / part).is_dir():
             raise SiteError(f"{build / part}: is a file where the build writes a folder; move it away")
+    for part in ("results.json", "mkdocs.yml"):
+        if (build / part).exists() and not (build / part).is_file():
+            raise SiteError(f"{build / part}: is not a regular file where the build writes one; move it away")
+    if not build.exists() and not build.parent.is_dir():  # the build folder may be created, its parents never
+        raise SiteError(f"{build}: its folder {build.parent} does not exist")
     try:
-        build.mkdir(parents=True, exist_ok=True)
+        build.mkdir(exist_ok=True)
     except OSError as error:
         raise SiteError(f"{build}: the build folder cannot be created ({error.strerror})") from None
 
@@ -1403,7 +1458,7 @@ def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = Tru
     by a finished MkDocs build (a failed or interrupted one leaves the previous site byte for byte).
     Temporary folders a killed build left behind are removed here.
     """
-    build = Path(build)
+    build = Path(build).resolve()  # absolute: MkDocs runs in the build folder, which a relative path would miss
     check_build_folder(build)
     for stale in [build / "docs", *build.glob(".docs-*"), *build.glob(SITE_TMP + "*"), *build.glob(SITE_OLD + "*")]:
         if stale.is_dir():

@@ -184,6 +184,108 @@ def test_verify_one_section_onto_a_file_that_is_not_results(capsys, tmp_path):
     assert output.read_text(encoding="utf-8") == "{not json"
 
 
+def _not_a_file(tmp_path: Path, kind: str) -> tuple[Path, callable]:
+    """An output path that exists and is no regular file, and a test that it is still what it was."""
+    if kind == "named pipe":
+        target = tmp_path / "results.fifo"
+        os.mkfifo(target)
+        return target, lambda: target.is_fifo()
+    target = tmp_path / "device.json"  # a link to a device: /dev/full as root was replaced by a JSON file
+    target.symlink_to(os.devnull)
+    return target, lambda: target.is_symlink() and Path(os.devnull).is_char_device()
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "link to a device"])
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_an_output_that_is_not_a_regular_file_is_refused_before_any_work(capsys, tmp_path, which, kind):
+    """`verify --output /dev/full` run as root replaced the device with a JSON file: an output path that exists
+    and is not a regular file is one sentence, exit 2, and stays as it was."""
+    target, unchanged = _not_a_file(tmp_path, kind)
+    argv = _outputs(tmp_path, str(target))[which]
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert f"{target}: is not a regular file" in one_line(err, argv[0])
+    assert unchanged() and sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+@pytest.mark.parametrize("printing", [["--printing", "web"], []], ids=["a kept printing", "an ingest"])
+def test_ingest_into_a_missing_spec_folder_creates_nothing(capsys, tmp_path, printing):
+    """`ingest --printing web --spec /nonexistent/spec` created /nonexistent/spec/sources/: the spec folder must
+    exist (it holds the annotations an ingest reads), and nothing is created outside it."""
+    seed = tmp_path / "003_c70556b5c2348838.txt"
+    shutil.copyfile(SPEC_ROOT / "sources" / "ninth-web.txt", seed)
+    missing = tmp_path / "nonexistent" / "spec"
+    code, out, err = run(capsys, "ingest", str(seed), "--ruleset", "ninth", *printing, "--spec", str(missing))
+    assert code == 2
+    assert f"{missing}: the spec folder does not exist" in one_line(err, "ingest")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [seed.name]
+    code, out, err = run(capsys, "ingest", str(seed), "--ruleset", "ninth", *printing, "--spec", "")
+    assert code == 2 and "--spec: an empty path names no folder" in one_line(err, "ingest")
+
+
+REPOSITORY_FILES = ("mkdocs.yml", "README.md", "pyproject.toml")
+
+
+@pytest.mark.parametrize("build,words", [
+    ("", "--build: an empty path names no folder"),
+    (".", "is the repository's own folder"),
+    (str(REPO), "is the repository's own folder"),
+    (str(REPO.parent), "is the repository's own folder or holds it"),
+    ("spec/site-out", "is inside the repository's spec/ folder"),
+    ("rules", "is inside the repository's rules/ folder"),
+    (str(REPO / "tests" / "site-out"), "is inside the repository's tests/ folder"),
+    (str(REPO / "site" / "out"), "is inside the repository's site/ folder"),
+    (".git/site-out", "is inside the repository's .git/ folder"),
+], ids=["empty", "the repository (relative)", "the repository", "above the repository", "in spec/", "rules/",
+        "in tests/", "in site/", "in .git/"])
+def test_site_refuses_a_build_folder_in_the_repository(capsys, monkeypatch, build, words):
+    """`site --build ""` and `--build` at the repository overwrote the tracked mkdocs.yml and left docs/ and
+    results.json in the root; `--build spec/site-out` left files in spec/: refused before any work."""
+    monkeypatch.chdir(REPO)
+    before = {name: (REPO / name).read_bytes() for name in REPOSITORY_FILES}
+    tops = sorted(p.name for p in REPO.iterdir())
+    code, out, err = run(capsys, "site", "--ruleset", "ninth", "--no-properties", "--build", build)
+    assert code == 2
+    assert words in one_line(err, "site")
+    assert {name: (REPO / name).read_bytes() for name in REPOSITORY_FILES} == before
+    assert sorted(p.name for p in REPO.iterdir()) == tops
+    assert not (REPO / "spec" / "site-out").exists() and not (REPO / "tests" / "site-out").exists()
+    assert not (REPO / ".git" / "site-out").exists() and not (REPO / "site" / "out").exists()
+
+
+def test_a_relative_build_folder_works(tmp_path):
+    """A relative --build failed half-way (MkDocs ran in the build folder with the relative path) and left its
+    files behind; it is the folder it names, from where the command runs."""
+    process = cli_process("site", "--ruleset", "ninth", "--no-properties", "--build", "site-out", cwd=tmp_path)
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 0, err
+    assert (tmp_path / "site-out" / "site" / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site-out"]
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--site-url", "ftp://example.org/rules"], "--site-url 'ftp://example.org/rules' is not an http:// or https://"),
+    (["--site-url", 'https://example.org/"><script>'], "is not an http:// or https:// address"),
+    (["--site-url", "https://example.org/a b"], "is not an http:// or https:// address"),
+    (["--serve", "--port", "99999"], "argument --port: must be a port from 1 to 65535, not 99999"),
+    (["--serve", "--port", "0"], "argument --port: must be a port from 1 to 65535, not 0"),
+    (["--serve", "--port", "http"], "argument --port: must be a port from 1 to 65535, not 'http'"),
+    (["--ruleset", "nope"], "'nope' is not a ruleset"),
+], ids=["ftp", "a quote", "a space", "port 99999", "port 0", "no number", "unknown ruleset"])
+def test_site_options_are_checked_before_any_work(capsys, tmp_path, argv, words):
+    """A bad --site-url was noticed only after the checks ran and results.json was replaced, and --port 99999
+    after the whole build: every option is one sentence, exit 2, before the build folder is touched."""
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "results.json").write_text('{"checks": []}\n', encoding="utf-8")
+    fresh = tmp_path / "fresh"
+    for folder in (build, fresh):
+        code, out, err = run(capsys, "site", "--no-properties", "--build", str(folder), *argv)
+        assert code == 2
+        assert words in one_line(err, "site")
+    assert tree(build) == {"results.json": b'{"checks": []}\n'} and not fresh.exists()
+
+
 def test_atomic_write_interrupted_keeps_the_old_file_and_no_temporary(tmp_path, monkeypatch):
     target = tmp_path / "results.json"
     target.write_text("old\n", encoding="utf-8")

@@ -8,7 +8,10 @@ import contextlib
 import io
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -226,3 +229,140 @@ def test_a_damaged_annotation_file_stops_coverage_and_verify(damage, spec_copy):
             assert not output.exists()
     finally:
         path.write_bytes(original)
+
+
+# --------------------------------------------------------------------------
+# Hostile data: code named in an annotation, YAML bombs. Run as `python -m rules40k.cli` in a copy of the
+# project, so that what the copy's spec/ says is what every step of the command reads.
+# --------------------------------------------------------------------------
+
+PROBE = "rules40k_hostile_probe"  # a module beside the copy's packages: importing it leaves a mark
+PROBE_SOURCE = """from pathlib import Path
+Path(__file__).with_name("probe-imported").write_text("imported")
+
+
+def run(**kwargs):
+    Path(__file__).with_name("probe-ran").write_text("ran")
+"""
+
+
+@pytest.fixture
+def project_copy(tmp_path_factory) -> Path:
+    """A copy of the project's code and spec/ with an importable probe module beside them."""
+    root = tmp_path_factory.mktemp("hostile") / "project"
+    for name in ("rules", "rules40k", "properties", "spec"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    (root / f"{PROBE}.py").write_text(PROBE_SOURCE, encoding="utf-8")
+    return root
+
+
+def _limit_memory() -> None:
+    """At most 1 GB of address space for the command (a bomb that got through must not take the machine down)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def _cli(root: Path, *argv: str, timeout: float = 300) -> tuple[int, str, float]:
+    """``rules40k argv`` run from the copy ``root``: the exit status, stderr and the seconds it took."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("RULES40K_DEBUG", None)
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "rules40k.cli", *argv], cwd=root, env=env, capture_output=True,
+                            text=True, timeout=timeout, preexec_fn=_limit_memory)
+    return result.returncode, result.stderr.strip(), time.monotonic() - started
+
+
+def _one_sentence(err: str, verb: str, path: Path, *words: str) -> None:
+    assert len(err.split("\n")) == 1 and err.startswith(f"rules40k {verb}: {path}"), err
+    assert "Traceback" not in err and all(word in err for word in words), err
+
+
+def _marks(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.name.startswith(("probe-", "touched")))
+
+
+def _line_of(path: Path, text: str) -> int:
+    """The number of the first line of ``path`` holding ``text``."""
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if text in line)
+
+
+@pytest.mark.parametrize("call,args,words", [
+    ("os.system", "{command: touch {root}/touched}", "'os.system' is not a function of the rules package"),
+    (f"{PROBE}.run", "{}", f"'{PROBE}.run' is not a function of the rules package"),
+    ("rules.spec.load_yaml", "{path: /etc/hostname}", "'rules.spec.load_yaml' is neither a rule function"),
+], ids=["os.system", "a module beside the code", "a rules module's helper"])
+def test_an_example_may_call_only_rule_functions(project_copy, call, args, words):
+    """`call: os.system` passed `coverage` and ran its command in `verify`: a call that is no rule function (nor
+    one meant for examples) is one sentence naming the file, entry and line, and nothing of it is imported or run."""
+    root = project_copy
+    path = root / "spec" / "ninth" / "annotations" / "examples" / "zz-hostile.yaml"
+    path.write_text("- id: hostile\n  ref: overwatch\n  name: Runs what the data says\n"
+                    "  source: {kind: text, title: OVERWATCH, line: 2807}\n"
+                    f"  call: {call}\n  args: {args.replace('{root}', str(root))}\n  expect: 0\n", encoding="utf-8")
+    output = root / "results.json"
+    for argv in (["coverage", "--ruleset", "ninth"],
+                 ["verify", "--ruleset", "ninth", "--no-properties", "--output", str(output)]):
+        code, err, _ = _cli(root, *argv)
+        assert code == 2, (argv, code, err)
+        _one_sentence(err, argv[0], path, "entry 1 (hostile), line 5: call: ", words)
+        assert _marks(root) == [] and not output.exists()
+
+
+def test_a_concept_map_may_compare_only_rule_functions(project_copy):
+    """concepts.yaml's `compare:` goes through the same gate as an example's `call:`."""
+    root = project_copy
+    path = root / "spec" / "quickref" / "annotations" / "concepts.yaml"
+    entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    entries[0]["compare"] = {"quickref": f"{PROBE}.run", "core": "os.system",
+                             "inputs": {"command": {"values": [f"touch {root}/touched"]}}}
+    path.write_text(yaml.safe_dump(entries, sort_keys=False), encoding="utf-8")
+    line = _line_of(path, f"quickref: {PROBE}.run")
+    output = root / "results.json"
+    for argv in (["coverage", "--ruleset", "quickref"],
+                 ["verify", "--ruleset", "quickref", "--no-properties", "--output", str(output)]):
+        code, err, _ = _cli(root, *argv)
+        assert code == 2, (argv, code, err)
+        _one_sentence(err, argv[0], path, f"entry 1 ('turn-sequence'), line {line}: compare.quickref: ",
+                      f"'{PROBE}.run' is not a function of the rules package")
+        assert _marks(root) == [] and not output.exists()
+
+
+def _bomb() -> str:
+    """A "billion laughs" in one line: nine lists, each of nine aliases of the one before, 10^9 strings in all."""
+    levels = ["&l0 [" + ", ".join(["lol"] * 9) + "]"]
+    levels += [f"&l{n} [" + ", ".join([f"*l{n - 1}"] * 9) + "]" for n in range(1, 9)]
+    return "[" + ", ".join(levels) + "]"
+
+
+def test_a_yaml_bomb_game_is_refused_at_once(project_copy):
+    """A 1.7 KB game file took 32 s and 3.1 GB before failing: its aliases are refused before any value is built,
+    with the line of the alias that repeats too much."""
+    root = project_copy
+    game = root / "bomb.yaml"
+    game.write_text("mission: take-and-hold\nplayers:\n  attacker:\n"
+                    f"    secondaries: {_bomb()}\n  defender: {{secondaries: []}}\n", encoding="utf-8")
+    code, err, seconds = _cli(root, "score", str(game), timeout=60)
+    assert code == 2, (code, err)
+    _one_sentence(err, "score", game, ": line 4, column ", ": not valid YAML or JSON (the aliases up to *l",
+                  "repeat more than 100,000 values")
+    assert seconds < 5, f"took {seconds:.1f} s"
+
+
+def test_a_yaml_bomb_in_an_annotation_id_is_refused_at_once(project_copy):
+    """The same bomb as an example's id got `verify` killed: one sentence with the file and line, before any
+    check runs."""
+    root = project_copy
+    path = root / "spec" / "ninth" / "annotations" / "examples" / "overwatch.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("- id: overwatch-six-hits-whatever-the-skill", f"- id: {_bomb()}", 1),
+                    encoding="utf-8")
+    line = _line_of(path, "- id: [&l0")
+    output = root / "results.json"
+    for argv in (["verify", "--ruleset", "ninth", "--no-properties", "--output", str(output)],
+                 ["coverage", "--ruleset", "ninth"]):
+        code, err, seconds = _cli(root, *argv, timeout=120)
+        assert code == 2, (argv, code, err)
+        _one_sentence(err, argv[0], path, f": line {line}, column ", "is not valid YAML (the aliases up to *l")
+        assert seconds < 10, f"{argv[0]} took {seconds:.1f} s"
+        assert not output.exists()

@@ -1,6 +1,10 @@
-"""The @rule registry rejects malformed, unknown and duplicate references when the code is imported."""
+"""The @rule registry rejects malformed, unknown and duplicate references when the code is imported; data names
+only what it registers or lists."""
 
 from __future__ import annotations
+
+import importlib
+import sys
 
 import pytest
 
@@ -32,6 +36,7 @@ def test_duplicate_registration_is_rejected():
     finally:
         key = ("core", "01.01")
         registry._REGISTRY[key] = [r for r in registry._REGISTRY[key] if r.function is not twice]
+        registry._RULE_FUNCTIONS.discard(twice)
 
 
 def test_no_reference_is_rejected():
@@ -56,3 +61,55 @@ def test_rules_package_does_not_import_properties_or_the_generator():
             "print(bad); sys.exit(1 if bad else 0)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("path,words", [
+    ("os.system", "'os.system' is not a function of the rules package"),
+    ("this.s", "'this.s' is not a function of the rules package"),
+    ("rules..moving", "is not a function of the rules package"),
+    ("rules.core.moving._private", "is not a function of the rules package"),
+    ("rules.core.moving.__class__", "is not a function of the rules package"),
+    ("rules.dice", "is not a function of the rules package"),
+    ("rules.os.system", "names no module of the rules package (rules.os does not exist)"),
+    ("rules.core.moving.nothing", "names nothing: rules.core.moving has no 'nothing'"),
+    ("rules.spec.load_yaml", "is neither a rule function (@rule) nor one meant for examples"),
+    ("rules.registry.load", "is neither a rule function"),
+    ("rules.quickref.core_views.Fraction", "is neither a rule function"),  # a class an adapter imports
+    ("rules.quickref.core_views.geo", "is neither a rule function"),  # a module an adapter imports
+    (5, "5 is not a function of the rules package"),
+])
+def test_data_names_no_function_but_rule_functions_and_those_for_examples(path, words):
+    """An example's call or a concept map's compare that is no rule function is refused; a path outside the
+    rules package before anything is imported (importing `this` would print the Zen of Python)."""
+    with pytest.raises(registry.RegistryError) as refused:
+        registry.named_function(path)
+    assert words in str(refused.value) and "\n" not in str(refused.value)
+    assert "this" not in sys.modules
+
+
+def test_data_names_rule_functions_adapters_and_those_listed_for_examples():
+    from rules.core import moving
+    from rules.quickref import core_views, movement
+
+    assert registry.named_function("rules.core.moving.in_coherency") is moving.in_coherency  # @rule
+    assert registry.named_function("rules.quickref.core_views.phase_comes_before") is core_views.phase_comes_before
+    assert registry.named_function("rules.quickref.movement.must_climb") is movement.must_climb  # FOR_EXAMPLES
+
+
+def test_every_function_listed_for_examples_is_one_that_data_calls():
+    """FOR_EXAMPLES holds no stale entry: each is a function, no rule function (those need no listing), and an
+    example or a concept map calls it."""
+    from rules import spec
+    from rules40k import annotations, compare
+
+    named = set()
+    for ruleset in spec.rulesets():
+        named |= {example["call"] for example in annotations.examples(ruleset)}
+        named |= {entry["compare"][side] for entry in compare.concept_map(ruleset) if "compare" in entry
+                  for side in (ruleset, "core")}
+    called = {f"{f.__module__}.{f.__qualname__}" for f in map(registry.named_function, named)}
+    for listed in sorted(registry.FOR_EXAMPLES):
+        module, _, name = listed.rpartition(".")
+        function = getattr(importlib.import_module(module), name)
+        assert function not in registry._RULE_FUNCTIONS, f"{listed} is a rule function: it needs no listing"
+        assert listed in called, f"{listed}: no example or concept map calls it"

@@ -1,0 +1,135 @@
+"""The one way the project reads YAML: libyaml's safe loader, held to what hostile input may not do.
+
+Every YAML file rules40k reads goes through here (spec/rulesets.yaml, the chapters, the annotations and layouts,
+the concept maps, a game for ``rules40k score``), so each promise below holds for all of them:
+
+- no Python object is built from a tag (the safe loader);
+- a key written twice in one mapping is refused (YAML would keep the last one silently);
+- anchors and aliases may repeat a value (the domain pins do), but a document whose aliases repeat more than
+  ``MAX_REPEATED_VALUES`` values in all is refused, and so is an alias inside the value it names (an endless
+  value). A "billion laughs" of 1.7 KB would otherwise expand to 10^9 values and exhaust memory in whatever
+  walks it. The check reads the document's events once, before any value is built, and stops at the alias
+  that crosses the limit, whose line it names.
+
+Every refusal is a ``yaml.MarkedYAMLError``: each reader's "FILE: line N, column M is not valid YAML (...)"
+sentence names the place.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when installed: 40 times faster
+
+#: How many values (scalars, lists and mappings, counted with everything inside them) the aliases of one document
+#: may repeat in all. The committed files repeat at most about 2,500 (spec/core/annotations/examples/02-datasheets.yaml);
+#: walking 100,000 values takes a few hundredths of a second.
+MAX_REPEATED_VALUES = 100_000
+
+
+class AliasError(yaml.MarkedYAMLError):
+    """Aliases that repeat too much, or an alias inside the value it names; ``problem_mark`` is the alias."""
+
+
+class Loader(_Base):  # type: ignore[misc,valid-type]
+    """The safe loader, refusing a key written twice in one mapping. Use ``load``/``compose``, which also check the
+    aliases: this class alone does not."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: set = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if isinstance(key, (str, int, float, bool)) and key in seen:
+                    raise yaml.constructor.ConstructorError(None, None, f"found the key {key!r} twice",
+                                                            key_node.start_mark)
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def check_aliases(text: str) -> None:
+    """Refuse a document whose aliases repeat more than MAX_REPEATED_VALUES values, or name a value they are in.
+
+    Without an ``&`` the text defines no anchor, so it can hold no alias (libyaml refuses an undefined one)."""
+    if "&" not in text:
+        return
+    open_sizes: list[int] = []  # the values counted so far in each list or mapping still open
+    open_anchors: list[str | None] = []
+    sizes: dict[str, int | None] = {}  # each anchor's value count; None while its list or mapping is still open
+    repeated = 0
+
+    def counted(size: int) -> None:
+        if open_sizes:
+            open_sizes[-1] += size
+
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, yaml.DocumentStartEvent):
+            sizes.clear()  # anchors belong to their document
+        elif isinstance(event, yaml.ScalarEvent):
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+            counted(1)
+        elif isinstance(event, yaml.CollectionStartEvent):
+            open_sizes.append(1)
+            open_anchors.append(event.anchor)
+            if event.anchor is not None:
+                sizes[event.anchor] = None
+        elif isinstance(event, yaml.CollectionEndEvent):
+            size, anchor = open_sizes.pop(), open_anchors.pop()
+            if anchor is not None:
+                sizes[anchor] = size
+            counted(size)
+        elif isinstance(event, yaml.AliasEvent) and event.anchor in sizes:  # an undefined one: libyaml says so
+            size, name = sizes[event.anchor], _name(event.anchor)
+            if size is None:
+                raise AliasError(None, None, f"the alias *{name} is inside the value &{name} it names, which would "
+                                 "make that value endless", event.start_mark)
+            repeated += size
+            if repeated > MAX_REPEATED_VALUES:
+                raise AliasError(None, None, f"the aliases up to *{name} repeat more than {MAX_REPEATED_VALUES:,} "
+                                 "values, more than one document may (a YAML bomb?)", event.start_mark)
+            counted(size)
+
+
+def _name(anchor: str, limit: int = 40) -> str:
+    """An anchor's name as a message quotes it: one short line whatever the input."""
+    return anchor if len(anchor) <= limit else anchor[:limit - 1] + "…"
+
+
+def load(text: str) -> Any:
+    """The value of a YAML document (None for an empty one), safely; see the module's promises."""
+    check_aliases(text)
+    loader = Loader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def compose(text: str) -> yaml.Node | None:
+    """The node tree of a YAML document, for the line of a value (aliases checked as ``load`` does)."""
+    check_aliases(text)
+    loader = Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def read(path: str | Path) -> Any:
+    """``load`` a UTF-8 file (OSError, UnicodeDecodeError and yaml.YAMLError pass to the caller, who names it)."""
+    return load(Path(path).read_text(encoding="utf-8"))
+
+
+def place(error: yaml.YAMLError) -> str:
+    """" line N, column M" of a YAML error, or "" when it has no place."""
+    mark = getattr(error, "problem_mark", None)
+    return f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+
+
+def problem(error: yaml.YAMLError) -> str:
+    """What is wrong, without the context lines PyYAML adds."""
+    return str(getattr(error, "problem", None) or error)
