@@ -39,9 +39,11 @@ CODE_LINE_ANCHOR = "__span-0-{line}"
 
 #: The modules the rule functions stand on, shown whenever rule modules are: the dual concrete/z3 operations
 #: and decision tables, exact dice, the scenario schema, the calculator and the attack engine under it (with the
-#: literal engine and the dice-rolling simulation its properties compare with).
+#: literal engine and the dice-rolling simulation its properties compare with), and each ruleset's attack rules.
 SUPPORT_MODULES = ("rules/logic.py", "rules/dice.py", "rules/scenario.py", "rules/calculator.py",
-                   *sorted(f"rules/engine/{path.name}" for path in (REPO_ROOT / "rules" / "engine").glob("*.py")))
+                   *sorted(f"rules/engine/{path.name}" for path in (REPO_ROOT / "rules" / "engine").glob("*.py")),
+                   *sorted(path.relative_to(REPO_ROOT).as_posix()
+                           for path in (REPO_ROOT / "rules").glob("*/attacks.py")))
 
 #: What a place is, in the words a code link uses.
 DEFINED, CALLS = "defined", "calls"
