@@ -18,7 +18,7 @@ sentence names the place.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -99,24 +99,24 @@ def _name(anchor: str, limit: int = 40) -> str:
     return anchor if len(anchor) <= limit else anchor[:limit - 1] + "…"
 
 
-def load(text: str) -> Any:
-    """The value of a YAML document (None for an empty one), safely; see the module's promises."""
+def _parsed(text: str, get: Callable[[Loader], Any]) -> Any:
+    """What ``get`` takes from a loader of ``text``, once its aliases are checked; the loader is always disposed."""
     check_aliases(text)
     loader = Loader(text)
     try:
-        return loader.get_single_data()
+        return get(loader)
     finally:
         loader.dispose()
+
+
+def load(text: str) -> Any:
+    """The value of a YAML document (None for an empty one), safely; see the module's promises."""
+    return _parsed(text, Loader.get_single_data)
 
 
 def compose(text: str) -> yaml.Node | None:
     """The node tree of a YAML document, for the line of a value (aliases checked as ``load`` does)."""
-    check_aliases(text)
-    loader = Loader(text)
-    try:
-        return loader.get_single_node()
-    finally:
-        loader.dispose()
+    return _parsed(text, Loader.get_single_node)
 
 
 def read(path: str | Path) -> Any:
