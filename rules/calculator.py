@@ -58,4 +58,4 @@ def outcome(scenario: Mapping, ruleset: str = "core") -> dict:
     result = calculate(read_scenario(scenario), ruleset=ruleset)
     return {"models_destroyed": result.models_destroyed, "wounds_lost": result.wounds_lost,
             "expected_models_destroyed": result.expected_models_destroyed,
-            "expected_wounds_lost": result.expected_wounds_lost}
+            "expected_wounds_lost": result.expected_wounds_lost, "destroyed_by_group": result.destroyed_by_group}

@@ -348,6 +348,8 @@ def calc_json(result) -> dict:
         "expected_wounds_lost": _ratio(result.expected_wounds_lost),
         "total_probability": _ratio(sum(result.models_destroyed.values())),
         "allocation_groups": [g.name for g in result.groups],
+        "destroyed_by_group": {name: {str(k): _ratio(p) for k, p in law.items()}
+                               for name, law in result.destroyed_by_group.items()},
         "choices": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(result.scenario.choices).items()},
         "steps": [{k: (_ratio(v) if hasattr(v, "denominator") and not isinstance(v, int) else v)
                    for k, v in step.items()} for step in result.steps],
@@ -406,7 +408,7 @@ def _percent(p) -> str:
 
 
 def cmd_calc(args: argparse.Namespace) -> int:
-    from rules import calculator, scenario, spec
+    from rules import calculator, dice, scenario, spec
 
     name = _calculator_ruleset(args)
     data, source = _read_scenario_source(args.scenario)
@@ -436,6 +438,14 @@ def cmd_calc(args: argparse.Namespace) -> int:
     models, wounds = result.expected_models_destroyed, result.expected_wounds_lost
     console.print(f"Expected: {float(models):.2f} models destroyed, {float(wounds):.2f} wounds lost"
                   + (f" (exactly {_ratio(models)} and {_ratio(wounds)})" if args.exact else "") + ".")
+    if len(result.groups) > 1:  # which models fell, not only how many: a Captain slain, or a Bodyguard
+        for group in result.groups:
+            law = result.destroyed_by_group[group.name]
+            whole = law.get(group.count, 0)
+            console.print(f"{group.name}: {'slain' if group.count == 1 else f'all {group.count} destroyed'} "
+                          f"{_percent(whole)}" + (f" (exactly {_ratio(whole)})" if args.exact else "")
+                          + ("" if group.count == 1 else f", {float(dice.expected(law)):.2f} destroyed on average")
+                          + ".")
     if args.explain:
         chance = (lambda v: _ratio(v)) if args.exact else _percent  # noqa: E731
         for step in result.steps:

@@ -141,6 +141,25 @@ def test_precision_reaches_the_character():
     assert ((0, 1), (1, 1)) in result.states
 
 
+def test_which_models_fell_is_shown_per_group(tmp_path, capsys):
+    """24.28, 05.03: a [PRECISION] pistol at the Captain (wounds on 2+: 5/6), then a plain pistol, which must go to a
+    Bodyguard (5/6): the table reads each group's fate, the JSON the exact law of each group's losses."""
+    pistol = {"count": 1, "A": 1, "skill": 3, "S": 8, "AP": 0, "D": 1}
+    data = {"weapons": [{"name": "first pistol", **pistol, "abilities": ["TORRENT", "PRECISION"]},
+                        {"name": "bolt pistol", **pistol, "abilities": ["TORRENT"]}],
+            "target": {"keywords": ["INFANTRY"], "models": [
+                {"name": "Bodyguard", "count": 2, "T": 4, "Sv": 7, "W": 1, "role": "bodyguard"},
+                {"name": "Captain", "count": 1, "T": 4, "Sv": 7, "W": 1, "character": True, "role": "leader"}]}}
+    path = tmp_path / "captain.json"
+    path.write_text(json.dumps(data))
+    assert cli.main(["calc", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Captain: slain 83.3%." in out and "Bodyguard: all 2 destroyed 0%, 0.83 destroyed on average." in out
+    assert cli.main(["calc", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["destroyed_by_group"] == {
+        "Bodyguard": {"0": "1/6", "1": "5/6"}, "Captain": {"0": "1/6", "1": "5/6"}}
+
+
 def test_attached_unit_uses_bodyguard_toughness():
     """19.02: against a T4 bodyguard with a T6 leader, an S4 attack wounds on 4+, not 5+."""
     models = [{"name": "Leader", "count": 1, "T": 6, "Sv": 7, "W": 4, "character": True, "role": "leader"},

@@ -50,6 +50,19 @@ class Result:
     def expected_wounds_lost(self) -> Fraction:
         return dice.expected(self.wounds_lost)
 
+    @property
+    def destroyed_by_group(self) -> dict[str, dict[int, Fraction]]:
+        """Per group (by name): the chance of each number of its models destroyed; which models fell, not only
+        how many (a Captain slain, or a Bodyguard in his place)."""
+        out: dict[str, dict[int, Fraction]] = {}
+        for i, group in enumerate(self.groups):
+            law: dict[int, Fraction] = {}
+            for state, p in self.states.items():
+                lost = group.count - state[i][0]
+                law[lost] = law.get(lost, Fraction(0)) + p
+            out[group.name] = dict(sorted((n, p) for n, p in law.items() if p))
+        return out
+
 
 def _mean(dist: Mapping[int, Any]) -> Fraction:
     return to_fraction(sum((k * p for k, p in dist.items()), 0))

@@ -262,17 +262,20 @@ class _Walk:
     # -- many states before a weapon, alike but for the run they start in -------------------------------------
 
     def _family(self, state: State):
-        """States that differ only in the run the weapon's rolls start on (its first model's wounds, how many models
-        it has left) take the same walk from a shifted start: they are worked out together. The key is the state
-        once that run is destroyed, and the run's kernel and threshold; None if the run has a wounded model past its
-        first (its models are then not a first model and fresh ones)."""
+        """States that differ only in the group the weapon's rolls start on (its first model's wounds, how many
+        models it has left) take the same walk from a shifted start: they are worked out together. The key is the
+        state once the run is destroyed, the group the run starts on, its kernel and threshold, and the other groups
+        of the run as they stand (the walk's finishes land in the run's groups by how many models are left, so
+        those must agree); None if the run has a wounded model past its first (its models are then not a first
+        model and fresh ones)."""
         g = self.current(state)
         if g is None:
             return None
         models, dead = self.run_from(state)
         if any(w != self.groups[h].W for h, _, w, _ in models[1:]):
             return None
-        return dead, id(self.kernels[g]), self.thresholds[g], self.groups[g].W
+        rest = tuple(sorted({(h, state[h]) for h, _, _, _ in models if h != g}))
+        return dead, g, id(self.kernels[g]), self.thresholds[g], self.groups[g].W, rest
 
     def _first_step(self, key, members: list) -> None:
         """The first step of a family of start states (see ``_family``), worked out once per first model's wounds.
@@ -282,12 +285,12 @@ class _Walk:
         state's contributions are one correlation of two short polynomials (the states' chances by their run's
         length, the walk's finishes by model). The pointer the destroyed run leaves is likewise one Horner sum in
         the law of a fresh model."""
-        dead, _, t, W = key
-        kernel = self.kernels[self.current(members[0][0])]
+        dead, g, _, t, W, _ = key
+        kernel = self.kernels[g]
         runs = [(q(p), self.run_from(state)[0]) for state, p in members]
         longest = max((models for _, models in runs), key=len)
         landing = {len(longest) - i: (g, alive, base) for i, (g, alive, _, base) in enumerate(longest)}
-        capacity = sum(w for _, _, w, _ in longest)
+        capacity = max(sum(w for _, _, w, _ in models) for _, models in runs)  # the most events a member's run takes
         laws = self.law(t)
         totals = [_mass(channel) for channel in laws]
         base = self.counts.law(fmpq(t, 6) * kernel.keep) if kernel.keep != 1 else laws  # thinned at the source
