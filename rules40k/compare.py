@@ -61,7 +61,7 @@ def concept_map(ruleset: str, root: Path = SPEC_ROOT) -> list[dict]:
         where += f" ({shown(claim)})"
 
         def fail(problem: str, *trail: str) -> AnnotationError:
-            line = line_of(path, (index - 1, *trail))
+            line = line_of(path, (index - 1, *trail), key=True)
             return AnnotationError(f"{where}{f', line {line}' if line else ''}: {problem}")
 
         unknown = [key for key in entry if key not in ENTRY_KEYS]
