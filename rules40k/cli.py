@@ -228,7 +228,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1 if failed else 0
     for check in shown:
         mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]", "agrees": "[green]=[/]",
-                "differs": "[cyan]≠[/]", "not-covered": "[dim]∅[/]"}.get(check["status"], "[red]✗[/]")
+                "differs": "[cyan]≠[/]", "agrees-on-few": "[dim]=?[/]", "cannot-tell": "[dim]=?[/]",
+                "absent-from-core": "[dim]∅[/]", "left-to-app": "[dim]∅[/]", "not-encoded": "[yellow]∅[/]"
+                }.get(check["status"], "[red]✗[/]")
         if check["status"] not in ("passed", "agrees") or args.verbose:
             console.print(f"{mark} {check['id']}  {', '.join(check['refs'])}  {check['name']}")
         if check["detail"] and check["status"] != "passed":
