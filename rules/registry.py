@@ -11,6 +11,7 @@ map's ``compare``) becomes a function: data may name what is registered or liste
 
 from __future__ import annotations
 
+import enum
 import importlib
 import inspect
 import re
@@ -149,17 +150,7 @@ def named_function(path: str) -> Callable:
     ADAPTER_MODULES. Anything else is a RegistryError saying why. A path outside the rules package, or one naming
     no module file in it, is refused before anything is imported; otherwise only that module of this project is
     imported (importing it registers its functions) before its attribute is checked."""
-    parts = path.split(".") if isinstance(path, str) else []
-    if len(parts) < 3 or parts[0] != "rules" or not all(_PART.fullmatch(part) for part in parts):
-        raise RegistryError(f"{shown(path)} is not a function of the rules package (rules.<module>.<function>)")
-    module_name, attribute = ".".join(parts[:-1]), parts[-1]
-    where = _PACKAGE.joinpath(*parts[1:-1])
-    if not (where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()):
-        raise RegistryError(f"{shown(path)} names no module of the rules package ({module_name} does not exist)")
-    module = importlib.import_module(module_name)
-    function = getattr(module, attribute, None)
-    if function is None:
-        raise RegistryError(f"{shown(path)} names nothing: {module_name} has no {shown(attribute)}")
+    module_name, function = _named_attribute(path, "function")
     if inspect.isfunction(function):
         defined = function.__module__
         if (function in _RULE_FUNCTIONS or f"{defined}.{function.__qualname__}" in FOR_EXAMPLES
@@ -167,6 +158,36 @@ def named_function(path: str) -> Callable:
             return function
     raise RegistryError(f"{shown(path)} is neither a rule function (@rule) nor one meant for examples "
                         "(rules.registry.FOR_EXAMPLES, ADAPTER_MODULES): data may not call it")
+
+
+def _named_attribute(path: str, what: str) -> tuple[str, object]:
+    """The module and attribute a dotted path written in data names: a path outside the rules package, or one
+    naming no module file in it, is refused before anything is imported."""
+    parts = path.split(".") if isinstance(path, str) else []
+    if len(parts) < 3 or parts[0] != "rules" or not all(_PART.fullmatch(part) for part in parts):
+        raise RegistryError(f"{shown(path)} is not a {what} of the rules package (rules.<module>.<{what}>)")
+    module_name, attribute = ".".join(parts[:-1]), parts[-1]
+    where = _PACKAGE.joinpath(*parts[1:-1])
+    if not (where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()):
+        raise RegistryError(f"{shown(path)} names no module of the rules package ({module_name} does not exist)")
+    found = getattr(importlib.import_module(module_name), attribute, None)
+    if found is None:
+        raise RegistryError(f"{shown(path)} names nothing: {module_name} has no {shown(attribute)}")
+    return module_name, found
+
+
+def named_enum(path: str) -> type[enum.IntEnum]:
+    """The enumeration a dotted path written in data names (``rules.quickref.stratagems.Stratagem``), so data can
+    give an input's values by name: an IntEnum defined in that module of the rules package, nothing else."""
+    module_name, found = _named_attribute(path, "enumeration")
+    if isinstance(found, type) and issubclass(found, enum.IntEnum) and found.__module__ == module_name:
+        return found
+    raise RegistryError(f"{shown(path)} is not an enumeration (IntEnum) defined in {module_name}")
+
+
+def rule_functions() -> list[Callable]:
+    """Every function registered with ``@rule`` so far, whatever its ruleset."""
+    return list(_RULE_FUNCTIONS)
 
 
 def functions_for(ref: str, document: str = "core") -> list[RuleFunction]:

@@ -46,8 +46,9 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def line_of(path: Path, trail: tuple) -> int | None:
-    """The line of the value at ``trail`` (list indexes from 0, mapping keys) in a YAML file, for errors only."""
+def line_of(path: Path, trail: tuple, key: bool = False) -> int | None:
+    """The line of the value at ``trail`` (list indexes from 0, mapping keys) in a YAML file, for errors only; with
+    ``key``, of the last key itself (a mapping or list written under its key starts on the next line)."""
     try:
         node = safe_yaml.compose(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
@@ -61,6 +62,8 @@ def line_of(path: Path, trail: tuple) -> int | None:
             if not found:
                 break
             node = found[0][1]
+            if key and step == trail[-1]:
+                return found[0][0].start_mark.line + 1
         else:
             break
         line = node.start_mark.line + 1

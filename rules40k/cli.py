@@ -228,7 +228,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1 if failed else 0
     for check in shown:
         mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]", "agrees": "[green]=[/]",
-                "differs": "[cyan]≠[/]", "not-covered": "[dim]∅[/]"}.get(check["status"], "[red]✗[/]")
+                "differs": "[cyan]≠[/]", "agrees-on-few": "[dim]=?[/]", "cannot-tell": "[dim]=?[/]",
+                "absent-from-core": "[dim]∅[/]", "left-to-app": "[dim]∅[/]", "not-encoded": "[yellow]∅[/]"
+                }.get(check["status"], "[red]✗[/]")
         if check["status"] not in ("passed", "agrees") or args.verbose:
             console.print(f"{mark} {check['id']}  {', '.join(check['refs'])}  {check['name']}")
         if check["detail"] and check["status"] != "passed":
@@ -511,8 +513,65 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _answer_words(value: Any) -> str:
+    """A comparison's answer as a player reads it: yes/no, names in lower case, several answers joined."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " / ".join(_answer_words(v) for v in value)
+    if value is None:
+        return "no answer"
+    return value.replace("_", " ").lower() if isinstance(value, str) else str(value)
+
+
+def _print_ruleset_review(report: dict) -> None:
+    """A review of a derived ruleset against the Core Rules: counts, then the differences grouped by the sheet's
+    chapters (one sentence each), then the agreements and the claims not compared, each with its reason."""
+    from rules40k import compare
+
+    console = _console()
+    derived = report["ruleset"].split(" ")[0]
+    console.rule(f"[bold]review of {report['ruleset']}[/]: {report['old']} → {report['new']}")
+    verdicts = report["verdicts"]
+    tally = {status: [v for v in verdicts if v["status"] == status] for status in compare.VERDICTS}
+    cells = report["tables"]["changed"]
+    console.print(f"{len(verdicts)} claims: " + ", ".join(f"{len(tally[s])} {compare.LABELS[s]}"
+                                                          for s in compare.VERDICTS if tally[s])
+                  + f"; {sum(t['changed'] for t in cells.values()):,} input cells differ in all.", markup=False)
+    if tally["differs"]:
+        console.print("\n[bold]Differences[/], by topic (the sheet's answer, then the Core Rules'):")
+    for topic in dict.fromkeys(v["topic"] for v in tally["differs"]):
+        console.print(f"  [bold]{topic}[/]")
+        for verdict in (v for v in tally["differs"] if v["topic"] == topic):
+            table = cells[verdict["refs"][0]]
+            first = table["cells"][0]
+            console.print(f"    {verdict['title']} ({verdict['refs'][0].split(':', 1)[1]}): {table['changed']:,} of "
+                          f"{table['total']:,} inputs differ, e.g. {first['label']}: {_answer_words(first['old'])} "
+                          f"against {_answer_words(first['new'])}.", markup=False)
+    if tally["agrees"]:
+        console.print(f"\n[bold]Agreements[/]: {len(tally['agrees'])} claims give the Core Rules' answer on every input "
+                      f"of their domain (at least {compare.MIN_CASES} each):")
+        console.print("  " + ", ".join(v["refs"][0].split(":", 1)[1] for v in tally["agrees"]) + ".", markup=False)
+    few = ": too few to tell agreement from coincidence"
+    for status in ("agrees-on-few", "cannot-tell", "absent-from-core", "left-to-app", "not-encoded"):
+        if tally[status]:
+            label = compare.LABELS[status]
+            console.print(f"\n[bold]{label[0].upper()}{label[1:]}[/] ({len(tally[status])})"
+                          + (f"{few}:" if status == "agrees-on-few" else ":"))
+        for verdict in tally[status]:
+            console.print(f"  {verdict['refs'][0].split(':', 1)[1]}: {verdict['detail'].removesuffix(few)}", markup=False)
+    unreached = report.get("concept_text", {}).get("unreached", [])
+    if unreached:
+        console.print(f"\n{len(unreached)} Core Rules sections are reached by no claim of the {derived} ruleset "
+                      "(--json lists them).")
+    _print_outcomes(report)
+
+
 def _print_review(report: dict) -> None:
     """The terminal summary of a review: counts first, then what changed, part by part."""
+    if report.get("kind") == "rulesets":
+        _print_ruleset_review(report)
+        return
     console = _console()
     console.rule(f"[bold]review of {report['ruleset']}[/]: {report['old']} → {report['new']}")
     if report["unchanged"]:
@@ -531,12 +590,12 @@ def _print_review(report: dict) -> None:
         words = " ".join(f"[-{w}-]" if op == "-" else f"{{+{w}+}}" for op, w in entry["diff"] if op != "=")
         console.print(f"  changed: {entry['ref']} {entry['title']}: {words[:300]}", markup=False)
     for name, table in report["tables"]["changed"].items():
-        console.print(f"  table {name} ({', '.join(table['refs'])}): {len(table['cells'])} of {table['total']} cells "
+        console.print(f"  table {name} ({', '.join(table['refs'])}): {table['changed']} of {table['total']} cells "
                       "changed", markup=False)
         for cell in table["cells"][:12]:
             console.print(f"    {cell['label']}: {cell['old']} → {cell['new']}", markup=False)
-        if len(table["cells"]) > 12:
-            console.print(f"    … and {len(table['cells']) - 12} more (--json lists every cell)")
+        if table["changed"] > 12:
+            console.print(f"    … and {table['changed'] - 12} more (--json lists every cell)")
     for entry in report["checks"]["changed"]:
         console.print(f"  verdict: {entry['id']}: {entry['old']} → {entry['new']}", markup=False)
     for kind in ("appeared", "disappeared"):
@@ -547,6 +606,12 @@ def _print_review(report: dict) -> None:
     for entry in report["stale"]["behaviour_changed_text_not"]:
         console.print(f"  [red]behaviour changed with no new wording[/]: {entry['ref']} {entry['title']} "
                       f"({'; '.join(entry['evidence'][:3])})")
+    _print_outcomes(report)
+
+
+def _print_outcomes(report: dict) -> None:
+    """The sweep's part of a review: how many matchups moved, and the largest moves."""
+    console = _console()
     outcomes = report.get("outcomes")
     if outcomes and not outcomes.get("applies", True):
         console.print(f"  outcomes: the sweep does not apply: {outcomes['why']}")

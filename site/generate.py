@@ -1020,6 +1020,19 @@ def _fraction_text(value: Any) -> str:
         return escape(str(value))
 
 
+#: The review page's verdict groups: differences, real agreement, the agreements that cannot tell, the claims not
+#: compared (the group's title, its verdicts).
+VERDICT_GROUPS = (("Differences", ("differs",)), ("Agreements", ("agrees",)),
+                  ("No difference found, but the comparison cannot tell", ("agrees-on-few", "cannot-tell")),
+                  ("Not compared", ("absent-from-core", "left-to-app", "not-encoded")))
+
+
+def _verdict_groups(verdicts: list[dict]) -> list[dict]:
+    groups = [{"title": title, "verdicts": [v for v in verdicts if v["status"] in statuses]}
+              for title, statuses in VERDICT_GROUPS]
+    return [group for group in groups if group["verdicts"]]
+
+
 def review_page(books: list[Book], env: jinja2.Environment, slug: str, data: dict,
                 plot: str | None) -> tuple[str, str]:
     """One saved review, rendered: counts, then each part; nothing is decided here."""
@@ -1044,13 +1057,13 @@ def review_page(books: list[Book], env: jinja2.Environment, slug: str, data: dic
     concept = data.get("concept_text") or {}
     derived = ruleset.split(" ")[0] if data.get("kind") == "rulesets" else ""
     pairs = [{"link": link(f"{derived}:{p['claim']}"), "core": [link(r) for r in p["core"]],
-              "similarity": p["similarity"], "diff": word_diff_html(p["diff"]) if p.get("diff") else ""}
-             for p in concept.get("pairs", []) if p.get("diff")]
+              "diff": word_diff_html(p["diff"])} for p in concept.get("pairs", []) if p.get("diff")]
     tables = []
     for name, table in data["tables"].get("changed", {}).items():
         shown = table["cells"][:60]
+        changed = table.get("changed", len(table["cells"]))
         tables.append({"name": name, "refs": [link(r) for r in table.get("refs", [])], "total": table.get("total", "?"),
-                       "changed": len(table["cells"]), "more": len(table["cells"]) - len(shown),
+                       "changed": changed, "more": changed - len(shown),
                        "cells": [{"label": c["label"], "old": c["old"], "new": c["new"]} for c in shown]})
     outcomes = None
     if data.get("outcomes") and not data["outcomes"].get("applies", True):
@@ -1072,8 +1085,9 @@ def review_page(books: list[Book], env: jinja2.Environment, slug: str, data: dic
                           ", ".join(f"{k}: {v}" for k, v in data["counts"].items() if v) + "."),
         "counts": [(escape(k), v) for k, v in data["counts"].items()],
         "derived": derived,
-        "verdicts": [{"link": link(v["refs"][0]), "status": v["status"], "core": [link(r) for r in v["refs"][1:]],
-                      "detail": escape(v["detail"])} for v in data.get("verdicts", [])],
+        "verdict_groups": _verdict_groups([{"link": link(v["refs"][0]), "status": v["status"],
+                                            "core": [link(r) for r in v["refs"][1:]], "detail": escape(v["detail"])}
+                                           for v in data.get("verdicts", [])]),
         "text_entries": text_entries, "pairs": pairs, "tables": tables,
         "old_label": "claim" if kind_rulesets else "before", "new_label": "Core Rules" if kind_rulesets else "after",
         "checks": [{"id": c["id"], "old": c["old"], "new": c["new"], "name": escape(c.get("name", ""))}

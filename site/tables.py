@@ -26,7 +26,8 @@ from typing import Any
 from rules40k.sentences import first_sentence
 
 #: Statuses and kinds in the order the summaries and filters list them (unknown ones follow, sorted).
-STATUS_ORDER = ("failed", "error", "finding", "differs", "not-covered", "agrees", "passed", "skipped")
+STATUS_ORDER = ("failed", "error", "finding", "not-encoded", "differs", "cannot-tell", "agrees-on-few", "absent-from-core",
+                "left-to-app", "agrees", "passed", "skipped")
 KIND_ORDER = ("example", "table", "property", "proof", "comparison")
 #: Front matter of the long table pages: the page toc would list nothing useful and takes the width the
 #: table needs (the ledger's Reason column stays on screen at 1,400 px).

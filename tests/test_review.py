@@ -147,3 +147,28 @@ def test_a_revision_before_the_ruleset_existed_shows_it_all_added():
         pytest.skip(f"the revision is not in this clone's history ({error})")
     assert {e["ref"] for e in report["text"]["added"]} == set(spec.sections("quickref"))
     assert report["text"]["removed"] == report["text"]["changed"] == []
+
+
+def test_the_quickref_review_leads_with_counts_and_states_one_total(capsys):
+    """`review quickref core`: the counts first, the differences grouped by the sheet's chapters, then the
+    agreements and the claims not compared; the text's total of differing cells is the JSON's, every one counted."""
+    from rules40k import compare
+    from rules40k.cli import main
+
+    assert main(["review", "quickref", "core", "--no-sweep", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert main(["review", "quickref", "core", "--no-sweep"]) == 0
+    text = capsys.readouterr().out
+    tables = report["tables"]["changed"]
+    total = sum(t["changed"] for t in tables.values())
+    assert report["counts"]["table cells changed"] == total
+    assert total == sum(v["differing"] for v in report["verdicts"])
+    assert all(len(t["cells"]) == min(t["changed"], compare.SAMPLE) for t in tables.values())
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert lines[1].startswith(f"{len(report['verdicts'])} claims: ") and f"{total:,} input cells differ" in lines[1]
+    headings = [line for line in lines if not line.startswith(" ")]
+    order = [next(i for i, h in enumerate(headings) if h.startswith(word))
+             for word in ("Differences", "Agreements", "Agree on fewer", "Cannot tell", "Absent from", "Left to")]
+    assert order == sorted(order)
+    assert "similarity" not in json.dumps(report["concept_text"])
+    assert "stratagem 4" not in text and "moment 9" not in text

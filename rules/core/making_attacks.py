@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from rules.logic import And, DecisionTable, Not, Row, Var
+from rules.logic import And, DecisionTable, If, Not, Row, Var
 from rules.model import Weapon
 from rules.registry import rule
 
@@ -31,6 +31,13 @@ def shooting_target_is_valid(visible: Any, within_range: Any, unengaged: Any) ->
 def fighting_targets_are_valid(engaged_with_each: Sequence[Any], attacks: Any) -> Any:
     """A melee weapon's targets are all engaged with its model, and no more targets than its A."""
     return And(len(engaged_with_each) >= 1, len(engaged_with_each) <= attacks, *engaged_with_each)
+
+
+@rule("04.02")
+def target_count_allowed(shooting: Any, targets: Any, attacks: Any) -> Any:
+    """How many enemy units one selected weapon may target: one while shooting; while fighting one or more, and
+    no more than its attacks (each target takes at least one)."""
+    return If(shooting, targets == 1, And(targets >= 1, targets <= attacks))
 
 
 @rule("04.02")

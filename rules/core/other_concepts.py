@@ -87,6 +87,21 @@ def wounds_after_mortal_wound(remaining: Any) -> Any:
     return remaining - 1
 
 
+class Damage(enum.IntEnum):
+    """What of an attack's damage is resolved next."""
+
+    NOTHING_LEFT = 0
+    NORMAL_DAMAGE = 1
+    MORTAL_WOUNDS = 2
+
+
+@rule("06.02")
+def damage_resolved_next(normal_damage_left: Any, mortal_wounds_left: Any) -> Any:
+    """MORTAL WOUNDS AND NORMAL DAMAGE: attacks inflicting both have all their normal damage resolved first, then
+    all their mortal wounds."""
+    return If(normal_damage_left, Damage.NORMAL_DAMAGE, If(mortal_wounds_left, Damage.MORTAL_WOUNDS, Damage.NOTHING_LEFT))
+
+
 # 06.03 Hazard rolls ------------------------------------------------------------------
 
 

@@ -125,6 +125,13 @@ def fly_over_enemy_models(move: Any) -> Any:
     return Or(move == Move.NORMAL, move == Move.ADVANCE, move == Move.FALL_BACK, move == Move.CHARGE)
 
 
+@rule("usr/fly")
+def fly_distance_over_enemy_models(move: Any, maximum: Any) -> Any:
+    """How far a FLY model may move over enemy models (0: not in this move): the move's whole maximum, as FLY
+    takes nothing off it."""
+    return If(fly_over_enemy_models(move), maximum, 0)
+
+
 class Bearer(enum.IntEnum):
     """The kind of model carrying a HAZARDOUS weapon."""
 

@@ -38,6 +38,12 @@ def may_move_over_models_when_charging(fly: Any) -> Any:
     return fly
 
 
+@rule("charge/fly")
+def charge_distance_over_models(fly: Any, maximum: Any) -> Any:
+    """How far a charging model may move over other models (0: it may not): the whole charge roll."""
+    return If(may_move_over_models_when_charging(fly), maximum, 0)
+
+
 @rule("charge/charge-roll")
 def charge_distance(dice_total: Any) -> Any:
     """The Charge roll: models can move up to 2D6 inches."""

@@ -141,8 +141,9 @@ def level_of_control_of(oc_1: Any, oc_2: Any, oc_3: Any, in_range_1: Any, in_ran
     return objectives.level_of_control(models)
 
 
-def controller(level_1: Any, level_2: Any) -> Any:
-    return objectives.objective_controller(level_1, level_2)
+def controller(level_1: Any, level_2: Any, secured_by: Any, end_of_phase: Any) -> Any:
+    """14.02 with 14.03's secured objectives (secured by nobody, player 1 or player 2)."""
+    return objectives.objective_controller(level_1, level_2, secured_by, end_of_phase)
 
 
 # -- Movement phase ---------------------------------------------------------------------------------------------
@@ -172,6 +173,14 @@ def may_move_over_enemy_models(fly: Any, move: Any) -> Any:
     """03.01 keeps bases out of enemy models; taking to the skies (21.03) lets a FLYING model through them."""
     ordinarily = moving.may_move_through(1, 2)
     return movement_phase.may_move_through_model(ordinarily, True, False, _skies(fly, qm.Move(move)), False)
+
+
+def distance_over_enemy_models(fly: Any, move: Any, maximum: Any) -> Any:
+    """21.03: only a unit taking to the skies moves through enemy models, and its maximum distance is 2" less
+    (the unit has no [HOVER])."""
+    if not may_move_over_enemy_models(fly, move):
+        return 0
+    return flying_and_surging.skies_maximum_distance(maximum, True, False)
 
 
 def climb_counts_when_flying(starts_or_ends_on_terrain: Any) -> Any:
@@ -468,6 +477,16 @@ def models_destroyed_by_attack(damage: Any, w: Any) -> Any:
     return len(attack_sequence.resolve_save_rolls([group], ["models"], [1], 0, damage))
 
 
+def mortal_wounds_first(normal_damage_pending: Any) -> Any:
+    """06.02 for attacks that inflict mortal wounds and, unless it is saved, normal damage."""
+    return other_concepts.damage_resolved_next(normal_damage_pending, True) == other_concepts.Damage.MORTAL_WOUNDS
+
+
+def ranged_weapon_targets_allowed(targets: Any) -> Any:
+    """04.02 WHILE SHOOTING, for a weapon of 10 attacks (enough for any split the fighting rule would allow)."""
+    return making_attacks.target_count_allowed(True, targets, 10)
+
+
 def wounds_lost_to_mortal_wound(save_roll: Any) -> Any:
     """06.02: a mortal wound takes one wound; its sequence has no save roll to use ``save_roll`` in."""
     return 3 - other_concepts.wounds_after_mortal_wound(3)
@@ -631,6 +650,10 @@ def charge_target_within_range(distance: Any, visible: Any) -> Any:
 
 def may_move_over_models_when_charging(fly: Any) -> Any:
     return may_move_over_enemy_models(fly, qm.Move.CHARGE)
+
+
+def charge_distance_over_models(fly: Any, maximum: Any) -> Any:
+    return distance_over_enemy_models(fly, qm.Move.CHARGE, maximum)
 
 
 def charge_distance(dice_total: Any) -> Any:
@@ -835,6 +858,10 @@ def firing_deck_allowed(x: Any, models_firing: Any) -> Any:
 
 def fly_over_enemy_models(move: Any) -> Any:
     return may_move_over_enemy_models(True, move)
+
+
+def fly_distance_over_enemy_models(move: Any, maximum: Any) -> Any:
+    return distance_over_enemy_models(True, move, maximum)
 
 
 def hazard_test(roll: Any, bearer: Any) -> Any:

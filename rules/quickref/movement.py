@@ -80,6 +80,13 @@ def may_move_over_enemy_models(fly: Any, move: Any) -> Any:
     return And(fly, _flying_move(move))
 
 
+@rule("movement/fly-over-enemy")
+def distance_over_enemy_models(fly: Any, move: Any, maximum: Any) -> Any:
+    """How far a model may move while moving over enemy models (0: it may not): the move's whole maximum, since
+    the sheet takes nothing off for flying."""
+    return If(may_move_over_enemy_models(fly, move), maximum, 0)
+
+
 @rule("movement/fly-through-air")
 def climb_counts_when_flying(starts_or_ends_on_terrain: Any) -> Any:
     """Whether a flying model's move counts the height it climbs: measured through the air when the move starts or

@@ -97,8 +97,8 @@ def diff_tables(old: dict[str, dict], new: dict[str, dict]) -> dict[str, Any]:
                 inputs = (after.get(label) or before.get(label))[0]
                 cells.append({"inputs": inputs, "label": label, "old": a, "new": b})
         if cells or old[name]["rows"] != new[name]["rows"]:
-            changed[name] = {"refs": new[name]["refs"], "cells": cells, "rows_before": old[name]["rows"],
-                             "rows_after": new[name]["rows"], "total": len(after)}
+            changed[name] = {"refs": new[name]["refs"], "cells": cells, "changed": len(cells),
+                             "rows_before": old[name]["rows"], "rows_after": new[name]["rows"], "total": len(after)}
     return {"changed": changed, "added": sorted(set(new) - set(old)), "removed": sorted(set(old) - set(new))}
 
 
@@ -168,7 +168,7 @@ def counts(review: dict[str, Any]) -> dict[str, int]:
     out = {
         "sections added": len(text["added"]), "sections removed": len(text["removed"]),
         "sections changed": len(text["changed"]), "sections renumbered": len(text["renumbered"]),
-        "table cells changed": sum(len(t["cells"]) for t in tables["changed"].values()),
+        "table cells changed": sum(t.get("changed", len(t["cells"])) for t in tables["changed"].values()),
         "tables added or removed": len(tables["added"]) + len(tables["removed"]),
         "verdicts changed": len(checks["changed"]), "checks added or removed": len(checks["added"]) + len(checks["removed"]),
         "findings appeared": len(review["findings"]["appeared"]),

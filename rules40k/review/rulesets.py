@@ -1,10 +1,11 @@
 """A review across two rulesets that encode the same concepts, through the derived one's concept map.
 
 ``review_rulesets("quickref", "core")``: each claim of the quick reference against the Core Rules
-sections the map pairs it with. Text: how close each claim's wording is to its sections', with a word
-diff where they are close enough to compare; claims the map leaves uncovered, and Core Rules sections
-no claim reaches. Tables: every input cell where the claim's function and the Core Rules' answer
-differ (rules40k.compare, exhaustive over each comparison's domain). Checks: each claim's verdict.
+sections the map pairs it with. Verdicts: each claim's (rules40k.compare), grouped by the sheet's
+chapters, with how much each agreement could tell. Text: a word diff where a claim's wording is close enough to
+its sections' to compare (no similarity score: across two documents it is almost always 0), the claims the map
+does not compare with the reason, and the Core Rules sections no claim reaches. Tables: for each claim that
+differs, how many input cells differ of how many (every one counted) and a sample of them by name.
 Outcomes: the calculator's sweep of the standard matchups under each ruleset's own attack rules (the one
 engine, ``rules.engine``, with ``rules.<ruleset>.attacks``); where a ruleset has none, the review says the sweep
 does not apply rather than reporting that nothing moved.
@@ -33,15 +34,15 @@ def _text(derived: str, base: str, entries: list[dict]) -> dict[str, Any]:
     for entry in entries:
         claim = claims[entry["claim"]]
         if not entry.get("core"):
+            reason = entry.get("not_covered") or {}
             uncovered.append({"ref": entry["claim"], "title": claim["title"],
-                              "why": " ".join(str(entry.get("not_covered", "")).split())})
+                              "status": compare.NOT_COVERED.get(reason.get("because"), "not-encoded"),
+                              "why": " ".join(str(reason.get("why", "")).split())})
             continue
         theirs = "\n".join(sections[r]["text"] for r in entry["core"])
-        score = diff.similarity(claim["text"], theirs)
-        pair = {"claim": entry["claim"], "title": claim["title"], "core": entry["core"], "similarity": round(score, 2)}
-        if score:
-            pair["diff"] = diff.word_diff(theirs, claim["text"])
-        pairs.append(pair)
+        if diff.similarity(claim["text"], theirs):  # close enough for a word diff to say something
+            pairs.append({"claim": entry["claim"], "title": claim["title"], "core": entry["core"],
+                          "diff": diff.word_diff(theirs, claim["text"])})
     reached = {r for e in entries for r in e.get("core", [])}
     return {"pairs": pairs, "uncovered": uncovered,
             "unreached": [{"ref": r, "title": s["title"]} for r, s in sections.items() if r not in reached]}
@@ -68,8 +69,9 @@ def review_rulesets(derived: str, base: str, *, sweep: bool = True, executor: Ex
     cells = {}
     for record in verdicts:
         if record["status"] == "differs":
-            cells[record["refs"][0]] = {"refs": record["refs"], "total": record["cells"], "cells": [
-                {"inputs": d["inputs"], "label": diff.cell_label(d["inputs"]), "old": d[derived], "new": d["core"]}
+            cells[record["refs"][0]] = {"refs": record["refs"], "total": record["cells"],
+                                        "changed": record["differing"], "cells": [
+                {"inputs": d["inputs"], "label": d["label"], "old": d[derived], "new": d["core"]}
                 for d in record["differences"]]}
     report: dict[str, Any] = {
         "ruleset": f"{derived} → {base}", "old": f"ruleset {derived}", "new": f"ruleset {base}", "kind": "rulesets",
@@ -77,7 +79,10 @@ def review_rulesets(derived: str, base: str, *, sweep: bool = True, executor: Ex
         "concept_text": _text(derived, base, entries) if entries else {"pairs": [], "uncovered": [], "unreached": []},
         "tables": {"changed": cells, "added": [], "removed": []},
         "checks": {"changed": [], "added": [], "removed": []},
-        "verdicts": [{"id": r["id"], "refs": r["refs"], "status": r["status"], "detail": r["detail"]} for r in verdicts],
+        "verdicts": [{"id": r["id"], "refs": r["refs"], "status": r["status"], "detail": r["detail"],
+                      "title": spec.sections(derived)[spec.split_ref(r["refs"][0])[1]]["title"],
+                      "topic": spec.sections(derived)[spec.split_ref(r["refs"][0])[1]]["chapter"]["title"],
+                      "cells": r["cells"], "differing": r["differing"]} for r in verdicts],
         "findings": {"appeared": [], "disappeared": []},
         "stale": {"text_changed_code_not": [], "behaviour_changed_text_not": []},
     }
@@ -96,8 +101,8 @@ def review_rulesets(derived: str, base: str, *, sweep: bool = True, executor: Ex
             timings["outcomes"] = time.perf_counter() - start
     report["counts"] = diff.counts(report)
     tally = {v: sum(1 for r in verdicts if r["status"] == v) for v in compare.VERDICTS}
-    names = {"agrees": "claims that agree", "differs": "claims that differ", "not-covered": "claims not covered"}
-    report["counts"].update({names[k]: n for k, n in tally.items()})
-    report["unchanged"] = not any(v for k, v in report["counts"].items() if k not in ("claims that agree",))
+    report["counts"].update({f"claims that {compare.LABELS[k]}" if k in compare.NO_DIFFERENCE + ("differs",)
+                             else f"claims {compare.LABELS[k]}": n for k, n in tally.items()})
+    report["unchanged"] = not any(v for k, v in report["counts"].items() if k != "claims that agree")
     report["timings"] = {k: round(v, 2) for k, v in timings.items()}
     return report
