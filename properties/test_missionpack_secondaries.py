@@ -537,24 +537,29 @@ ACTION_HEADING = re.compile(
     r"^(?P<name>[A-Z][A-Za-z ]+?) \((?P<psychic>Psychic )?Action(?: – Warp Charge (?P<wc>\d+))?\):", re.M)
 
 
-@pytest.mark.refs(*sorted({f"missionpack:secondary/{a.objective}" for a in secondaries.ACTIONS}))
+@pytest.mark.refs(*sorted({f"missionpack:{a.ref}" for a in secondaries.ACTIONS}))
 def test_actions_match_the_printed_headings():
-    """Each action's name, kind and Warp Charge value as printed in its secondary's text, and no other action."""
+    """Each action's name, kind and Warp Charge value as printed in its secondary's text (the pack's secondaries and
+    the missions' own), and no other action."""
     printed = {}
-    for slug in SLUGS:
-        for match in ACTION_HEADING.finditer(spec.sections("missionpack")[f"secondary/{slug}"]["text"]):
-            printed[match["name"]] = (slug, bool(match["psychic"]), int(match["wc"]) if match["wc"] else None)
-    assert printed == {a.name: (a.objective, a.psychic, a.warp_charge) for a in secondaries.ACTIONS}
+    for ref in (*(f"secondary/{slug}" for slug in SLUGS), *scoring.MISSION_SECONDARY_REFS):
+        for match in ACTION_HEADING.finditer(spec.sections("missionpack")[ref]["text"]):
+            printed[match["name"]] = (ref, bool(match["psychic"]), int(match["wc"]) if match["wc"] else None)
+    assert printed == {a.name: (a.ref, a.psychic, a.warp_charge) for a in secondaries.ACTIONS}
 
 
 @pytest.mark.parametrize("item", secondaries.ACTIONS, ids=[a.name for a in secondaries.ACTIONS])
-def test_action_completion_follows_the_printed_words(item):
-    text = spec.sections("missionpack")[f"secondary/{item.objective}"]["text"]
+def test_action_start_and_completion_follow_the_printed_words(item):
+    """When each action starts ("at the start of your Movement phase", "at the end of ...", "in/during your Psychic
+    phase") and completes, as its own paragraph prints it."""
+    text = spec.sections("missionpack")[item.ref]["text"]
+    paragraph = text.split(f"{item.name} (")[1]
+    assert item.starts.value in paragraph[:300]
     if item.psychic:
         assert item.completes is secondaries.Completes.WHEN_PERFORMED
     else:
-        assert f"completed {item.completes.value}" in text
-    several = "One or more" in text.split(f"{item.name} (")[1][:200]
+        assert f"completed {item.completes.value}" in paragraph
+    several = "One or more" in paragraph[:200]
     assert item.several_units == several
 
 
