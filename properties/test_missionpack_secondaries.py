@@ -553,7 +553,7 @@ def test_action_start_and_completion_follow_the_printed_words(item):
     """When each action starts ("at the start of your Movement phase", "at the end of ...", "in/during your Psychic
     phase") and completes, as its own paragraph prints it."""
     text = spec.sections("missionpack")[item.ref]["text"]
-    paragraph = text.split(f"{item.name} (")[1]
+    paragraph = text.split(f"{item.name} ({'Psychic ' if item.psychic else ''}Action")[1]
     assert item.starts.value in paragraph[:300]
     if item.psychic:
         assert item.completes is secondaries.Completes.WHEN_PERFORMED
