@@ -16,7 +16,7 @@ from properties import mutation, proofs
 from properties import proofs_missionpack_missions as mp
 from rules import logic, spec
 from rules.logic import And, If, Or
-from rules.missionpack import missions, scoring, terrain
+from rules.missionpack import missions, scoring, sequence, terrain
 from rules.missionpack.scoring import ScoringError, Timing
 from rules40k import annotations
 
@@ -429,6 +429,34 @@ def test_base_of_operations_every_feature_of_the_datasheet_gains():
     assert "CRITICAL FEATURE" in placed.other_keywords and "Heavy Cover" in placed.traits
     with pytest.raises(ValueError, match="cannot be the datasheet placed"):
         missions.base_of_operations_placement(collection, "Woods")
+
+
+@pytest.mark.refs("missionpack:mission/base-of-operations/rules", "missionpack:sequence/10-set-up-tactical-terrain")
+def test_base_of_operations_sets_up_the_placed_datasheet_first():
+    """base-of-operations-placed-first: a 30-point CRITICAL FEATURE datasheet in a collection with a 50-point Obstacle
+    and 35-point Woods is set up first (by the terrain marker), then 50, then 35; under cost-order-stands the Obstacle
+    would come first, by the same marker."""
+    assert INTERPRETATIONS["base-of-operations-placed-first"]["chosen"] == "placed-first"
+    collection = (_sheet("Ruined Walls", 50, "Obstacle"), _sheet("Sanctum", 30, keywords=("CRITICAL FEATURE",)),
+                  _sheet("Woods", 35))
+    assert missions.base_of_operations_setup_order(collection, "Sanctum") == ["Sanctum", "Ruined Walls", "Woods"]
+    cost_order = [d.title for d in sequence.terrain_setup_order([sequence.collected(s) for s in collection])]
+    assert cost_order == ["Ruined Walls", "Woods", "Sanctum"]
+    # Without a CRITICAL FEATURE datasheet the mission places the costliest, and the readings agree.
+    plain = (collection[0], collection[2], _sheet("Crater", 20))
+    assert missions.base_of_operations_setup_order(plain, "Ruined Walls") == ["Ruined Walls", "Woods", "Crater"]
+    with pytest.raises(ValueError, match="cannot be the datasheet placed"):
+        missions.base_of_operations_setup_order(collection, "Woods")
+
+
+def test_base_of_operations_order_finding_disappears_if_the_mission_placed_the_costliest(monkeypatch):
+    """Were the CRITICAL FEATURE datasheet the costliest, or the mission to place the costliest whatever its
+    keywords, the statement the finding disproves would hold: the clash comes from the text's first paragraph."""
+    monkeypatch.setattr(missions, "base_of_operations_eligible",
+                        lambda critical_feature, collection_has_critical_feature, points, highest_points:
+                        points >= highest_points)
+    name = "missionpack-base-of-operations-placement-follows-setup-order"
+    assert proofs.check(proofs.PROOFS[name]).status == "proved"
 
 
 # -- Sweep and Clear over whole battles ------------------------------------------------------------------------------

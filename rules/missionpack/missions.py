@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from rules.logic import And, DecisionTable, If, Max, Min, Not, Or, Row, Var, is_symbolic
-from rules.missionpack import scoring, terrain
+from rules.missionpack import scoring, sequence, terrain
 from rules.missionpack.battle_sizes import BATTLE_SIZES
 from rules.missionpack.scoring import Objective, ScoringError, Timing
 from rules.registry import ruleset_rule
@@ -509,6 +509,20 @@ def base_of_operations_choices(collection: Sequence[terrain.TerrainDatasheet]) -
     highest = max((sheet.terrain_points for sheet in collection), default=0)
     return tuple(sheet.title for sheet in collection
                  if base_of_operations_eligible(_is_critical(sheet), any_critical, sheet.terrain_points, highest))
+
+
+@rule("mission/base-of-operations/rules", "sequence/10-set-up-tactical-terrain")
+def base_of_operations_setup_order(collection: Sequence[terrain.TerrainDatasheet], title: str) -> list[str]:
+    """The order a player sets up their collection in Base of Operations: the datasheet the mission rules place by
+    the terrain marker (``title``) first, as the first feature the terrain-marker rule puts there, then the rest
+    highest terrain points first (step 10).
+
+    Interpretation: base-of-operations-placed-first.
+    """
+    base_of_operations_placement(collection, title)  # refuses a datasheet the mission rules do not allow there
+    rest = list(collection)
+    rest.remove(next(sheet for sheet in collection if sheet.title == title))
+    return [title] + [sheet.title for sheet in sequence.terrain_setup_order([sequence.collected(s) for s in rest])]
 
 
 def base_of_operations_placement(collection: Sequence[terrain.TerrainDatasheet],

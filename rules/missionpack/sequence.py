@@ -415,6 +415,13 @@ def terrain_setup_order(collection: Sequence[TerrainDatasheet]) -> list[TerrainD
 
 
 @rule(TERRAIN_SETUP)
+def may_be_set_up_first(points: Any, highest_points: Any) -> Any:
+    """Whether a datasheet may be the first a player sets up (the one the terrain-marker rule puts by a terrain
+    marker): one of the highest terrain points cost in their collection, the player choosing among ties."""
+    return points >= highest_points
+
+
+@rule(TERRAIN_SETUP)
 def terrain_setup_sequence(attacker_collection: Sequence[TerrainDatasheet],
                            defender_collection: Sequence[TerrainDatasheet]) -> list[tuple[str, str]]:
     """Who sets up which datasheet, in order: alternating one datasheet at a time from the Attacker, each player
