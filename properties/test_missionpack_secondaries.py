@@ -267,6 +267,30 @@ def test_pierce_the_veil_finding_is_the_printed_order(monkeypatch):
     assert proofs.check(proofs.PROOFS["missionpack-secondary-pierce-the-veil-as-printed-reaches-15"]).status == "proved"
 
 
+def test_action_rounds_finding_disappears_if_the_action_completed_in_its_own_round(monkeypatch):
+    """Were Teleport Homer and Plant Demolitions completed in the battle round they start in, the two readings of
+    "one action per battle round" would agree: the finding comes from "your next Command phase"."""
+    monkeypatch.setattr(secondaries, "action_completion_round", lambda name, start_round: start_round)
+    assert proofs.check(proofs.PROOFS["missionpack-secondary-action-rounds-readings-agree"]).status == "proved"
+
+
+@pytest.mark.refs("missionpack:secondary/teleport-homer", "missionpack:secondary/plant-demolition-charges")
+def test_one_unit_completes_a_two_round_action_four_times_not_twice(monkeypatch):
+    """action-counts-in-its-start-round: one unit alone completes Teleport Homer in rounds 2, 3, 4 and 5 (4 times,
+    16 victory points before the cap); under every-round-performed it may start only in rounds 1, 3 and 5, and the
+    round-5 start never completes (2 times, 8). An action completed in its own round is 5 either way."""
+    chosen = {r["id"]: r for r in annotations.interpretations("missionpack")}["action-counts-in-its-start-round"]
+    assert chosen["chosen"] == "start-round"
+    assert secondaries.one_unit_completions("Teleport Homer") == 4
+    assert 4 * secondaries.teleport_homer(2) == 16
+    monkeypatch.setattr(secondaries, "action_attempted_in_round",
+                        lambda start_round, completion_round, battle_round:
+                        battle_round in (start_round, completion_round))
+    assert secondaries.one_unit_completions("Teleport Homer") == 2
+    assert secondaries.one_unit_completions("Plant Demolitions") == 2
+    assert secondaries.one_unit_completions("Investigate Site") == 5
+
+
 def test_readings_differ_on_a_concrete_case():
     """Each ambiguity's readings give different victory points in one stated case."""
     # Psychic Ritual completed once by each of three PSYKER CHARACTER units.

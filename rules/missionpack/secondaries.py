@@ -27,6 +27,7 @@ from rules import spec
 from rules.logic import And, DecisionTable, If, Max, Not, Or, Row, Var, is_symbolic
 from rules.missionpack import scoring
 from rules.missionpack.scoring import BATTLE_ROUNDS, Objective, Timing, TurnPoint
+from rules.ninth import actions as ninth_actions
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("missionpack")
@@ -170,6 +171,41 @@ def completions_in_a_battle(name: str) -> int:
     if action(name).several_units:  # Raise Banners: several units a battle round; no objective counts its completions
         raise ValueError(f"{name} can be started by several units a battle round")
     return sum(1 for start in range(1, BATTLE_ROUNDS + 1) if action_completion_round(name, start) != NEVER)
+
+
+#: The actions a unit performs across two battle rounds: started at the end of your Movement phase, completed at the
+#: end of your next Command phase.
+TWO_ROUND_REFS = tuple(item.ref for item in ACTIONS if item.completes is Completes.END_OF_NEXT_COMMAND_PHASE)
+
+
+@rule(*TWO_ROUND_REFS)
+def action_attempted_in_round(start_round: Any, completion_round: Any, battle_round: Any) -> Any:
+    """Whether an action a unit started in ``start_round`` is its one action attempt of ``battle_round`` ("A unit can
+    only attempt to perform one action per battle round"): in the round it was started only, not in a later
+    ``completion_round``, at the end of whose Command phase it completes (before any of the pack's actions can
+    start).
+
+    Interpretation: action-counts-in-its-start-round.
+    """
+    return start_round == battle_round
+
+
+@rule(*TWO_ROUND_REFS)
+def one_unit_completions(name: str) -> int:
+    """How many times one unit alone can complete the action of that name in a battle, starting it in every battle
+    round in which the reprinted action rules let it (ninth:performing-actions): 5, or 4 for one completed at the end
+    of the next Command phase (started in rounds 1 to 4; one started in round 5 is never completed).
+
+    Interpretation: action-counts-in-its-start-round.
+    """
+    completions, last_start = 0, NEVER
+    for battle_round in range(1, BATTLE_ROUNDS + 1):
+        attempted = last_start != NEVER and action_attempted_in_round(
+            last_start, action_completion_round(name, last_start), battle_round)
+        if ninth_actions.may_start_action(0, attempted_action_this_battle_round=attempted):
+            last_start = battle_round
+            completions += action_completion_round(name, battle_round) != NEVER
+    return completions
 
 
 # --------------------------------------------------------------------------
