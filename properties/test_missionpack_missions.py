@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import re
 
 import pytest
@@ -447,6 +448,18 @@ def test_base_of_operations_sets_up_the_placed_datasheet_first():
     assert missions.base_of_operations_setup_order(plain, "Ruined Walls") == ["Ruined Walls", "Woods", "Crater"]
     with pytest.raises(ValueError, match="cannot be the datasheet placed"):
         missions.base_of_operations_setup_order(collection, "Woods")
+
+
+@pytest.mark.refs("missionpack:mission/forward-outpost/secondary", "missionpack:mission/aggressive-strike/secondary")
+def test_a_push_scores_the_marker_it_started_on():
+    """push-scores-the-marker-it-started-on: Player A's Forward Push started on marker D scores its 8 at the end of
+    the turn even if the player no longer controls D then (still-controlled would score 0); a unit may only start it
+    by a marker its player controls. Hard Push alike (marker E: 8)."""
+    assert INTERPRETATIONS["push-scores-the-marker-it-started-on"]["chosen"] == "started-on"
+    assert missions.push_can_start(True, True) and not missions.push_can_start(True, False)
+    assert not missions.push_can_start(False, True)
+    assert missions.forward_push(2, True, "D") == 8 and missions.hard_push(2, True, "E") == 8
+    assert "control" not in " ".join(inspect.signature(missions.forward_push).parameters)  # no fact at completion
 
 
 def test_base_of_operations_order_finding_disappears_if_the_mission_placed_the_costliest(monkeypatch):

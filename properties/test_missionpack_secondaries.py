@@ -587,6 +587,41 @@ def test_action_start_and_completion_follow_the_printed_words(item):
     assert item.several_units == several
 
 
+def action_completes_after_it_starts() -> None:
+    """Every action, started in any battle round at the point of the turn its text names, is completed (if ever) no
+    earlier: later in the same turn (a psychic action in the Psychic phase it is attempted in) or at the end of the
+    next Command phase. Exhaustive over the actions and the five battle rounds."""
+    for item in secondaries.ACTIONS:
+        start = secondaries.action_start_point(item.name)
+        for battle_round in range(1, scoring.BATTLE_ROUNDS + 1):
+            done = secondaries.action_completion_round(item.name, battle_round)
+            if done != secondaries.NEVER:
+                assert (done, secondaries.action_completion_point(item.name)) >= (battle_round, start), \
+                    (item.name, battle_round)
+
+
+@pytest.mark.refs(*sorted({f"missionpack:{a.ref}" for a in secondaries.ACTIONS}))
+def test_every_action_completes_after_it_starts():
+    action_completes_after_it_starts()
+    # The start timings as printed: the two push actions before the unit could move, the rest after it moved or
+    # in the Psychic phase.
+    assert {a.name for a in secondaries.ACTIONS if secondaries.action_start_point(a.name)
+            is scoring.TurnPoint.START_OF_MOVEMENT_PHASE} == {"Forward Push", "Hard Push"}
+
+
+@pytest.mark.parametrize("attribute,broken", [
+    ("action_start_point", lambda name: scoring.TurnPoint.END_OF_TURN),
+    ("action_completion_round", lambda name, start_round: start_round),
+    ("action_completion_point", lambda name: scoring.TurnPoint.END_OF_COMMAND_PHASE),
+])
+def test_action_timing_check_fails_on_a_broken_rule(monkeypatch, attribute, broken):
+    """A psychic action started at the end of the turn, Teleport Homer completed in the Command phase of the round it
+    started in, or every action completed at the end of the Command phase: each completes before it starts."""
+    monkeypatch.setattr(secondaries, attribute, broken)
+    with pytest.raises(AssertionError):
+        action_completes_after_it_starts()
+
+
 def test_interpretations_named_in_docstrings_are_recorded():
     recorded = {entry["id"] for entry in annotations.interpretations("missionpack")}
     named = set()
