@@ -191,6 +191,7 @@ def test_domination_asks_one_marker_more_than_take_and_hold(hold_mission, domina
 
 
 @pytest.mark.refs(*LEDGER_REFS, "missionpack:sequence/11-select-secondary-objectives", *PRIMARY_REFS,
+                  "missionpack:sequence/14-determine-first-turn", "missionpack:sequence/16-begin-the-battle",
                   *(f"missionpack:{ref}" for ref in scoring.MISSION_SECONDARY_REFS),
                   *(f"missionpack:secondary/{name}" for name in secondaries.SECONDARIES))
 @pytest.mark.parametrize("what", sorted(IMPOSSIBLE))
