@@ -87,8 +87,10 @@ def in_turn_order(names, timing: Timing) -> list[str]:
     where their action completes (the rest keep their order)."""
     if timing is not Timing.ACTION_COMPLETED:
         return list(names)
-    return sorted(names, key=lambda name: COMPLETION_ORDER[secondaries.action(scoring.OBJECTIVES[name].action).completes]
-                  if scoring.OBJECTIVES[name].action else 0)
+    def order(name: str) -> int:
+        action = scoring.OBJECTIVES[name].action
+        return COMPLETION_ORDER[secondaries.action(action).completes] if action else 0
+    return sorted(names, key=order)
 
 
 def schedule(first: str) -> list[tuple[int, str, Timing]]:
