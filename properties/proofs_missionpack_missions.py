@@ -17,7 +17,7 @@ from typing import Any
 import z3
 
 from properties.proofs import Built, proof
-from rules.missionpack import battle_sizes, missions, scoring
+from rules.missionpack import battle_sizes, missions, scoring, sequence
 from rules.missionpack.scoring import Timing
 
 ROUNDS = scoring.BATTLE_ROUNDS
@@ -384,6 +384,20 @@ def _collection(size: int = 3) -> tuple[list[Any], dict[str, Any], list[tuple[An
 def _base_choice() -> Built:
     pre, s, sheets = _collection()
     goal = z3.Or(*(missions.base_of_operations_eligible(c, s["collection_has_critical_feature"], p, s["highest_points"])
+                   for c, p in sheets))
+    return pre, goal, s
+
+
+@proof("missionpack-base-of-operations-placement-follows-setup-order",
+       (*BASE, _q("sequence/10-set-up-tactical-terrain")),
+       "In Base of Operations, some datasheet the mission rules may place by the terrain marker is one step 10's order "
+       "may set up first, the one its terrain-marker rule puts by a terrain marker (three datasheets of any costs).",
+       expect="disproved")
+def _base_setup_order() -> Built:
+    pre, s, sheets = _collection()
+    goal = z3.Or(*(z3.And(missions.base_of_operations_eligible(c, s["collection_has_critical_feature"], p,
+                                                               s["highest_points"]),
+                          sequence.may_be_set_up_first(p, s["highest_points"]))
                    for c, p in sheets))
     return pre, goal, s
 

@@ -602,6 +602,22 @@ def _pierce_printed() -> Built:
         "pierce_the_veil_completions": n}
 
 
+@proof("missionpack-secondary-action-rounds-readings-agree", _ref("teleport-homer", "plant-demolition-charges"),
+       "Whether a Teleport Homer or Plant Demolitions action counts as the unit's one action of the battle round it "
+       "was started in only, or of every battle round the unit performs it in (the next, until its Command phase "
+       "ends), makes no difference to whether the unit has attempted an action in a battle round.",
+       expect="disproved")
+def _action_round_readings() -> Built:
+    start, battle_round = z3.Ints("start_round battle_round")
+    plant = z3.Bool("plant_demolitions")
+    done = z3.If(plant, secondaries.action_completion_round("Plant Demolitions", start),
+                 secondaries.action_completion_round("Teleport Homer", start))
+    chosen = secondaries.action_attempted_in_round(start, done, battle_round)
+    every_round_performed = z3.Or(battle_round == start, z3.And(done != secondaries.NEVER, battle_round == done))
+    return [_between(start, 1, 5), _between(battle_round, 1, 5)], chosen == every_round_performed, {
+        "start_round": start, "battle_round": battle_round, "plant_demolitions": plant}
+
+
 @proof("missionpack-secondary-psychic-ritual-readings-agree", _ref("psychic-ritual"),
        "Whether 'any unit ... 3 times' counts one unit's completions or all your units' together makes no "
        "difference to Psychic Ritual.", expect="disproved")

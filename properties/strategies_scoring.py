@@ -3,8 +3,9 @@
 ``games`` draws a game that could have happened: a mission, legal secondary selections, and scoring moments in
 the order they happen (each player's Command phase, completed action and turn end, then the end of the battle
 round, for five rounds; then the end of the battle), each moment kept or left out at random (a record may leave
-out a moment that scored nothing), with facts in the range the text allows. ``impossible_games`` draws a game
-with one thing no game can have, and says which event the ledger must refuse and why.
+out a moment that scored nothing), with facts in the range the text allows; the same player takes the first turn
+of every battle round, and the record sometimes says who (``first_turn``). ``impossible_games`` draws a game with one
+thing no game can have, and says which event the ledger must refuse and why.
 """
 
 from __future__ import annotations
@@ -74,6 +75,24 @@ def selections(draw, *, mission: str, has_psykers: bool = False, including: str 
     return tuple(chosen)
 
 
+#: Where each kind of completion comes in the turn, worked out here from the printed words (not asked of the ledger's
+#: ``action_completion_point``, which a test breaks on purpose): at the end of the (next) Command phase, in the
+#: Psychic phase after it, at the end of the turn.
+COMPLETION_ORDER = {secondaries.Completes.END_OF_NEXT_COMMAND_PHASE: 0, secondaries.Completes.WHEN_PERFORMED: 1,
+                    secondaries.Completes.END_OF_TURN: 2}
+
+
+def in_turn_order(names, timing: Timing) -> list[str]:
+    """Objectives scoring at one kind of moment, in the order their moments come in a turn: actions' completions by
+    where their action completes (the rest keep their order)."""
+    if timing is not Timing.ACTION_COMPLETED:
+        return list(names)
+    def order(name: str) -> int:
+        action = scoring.OBJECTIVES[name].action
+        return COMPLETION_ORDER[secondaries.action(action).completes] if action else 0
+    return sorted(names, key=order)
+
+
 def schedule(first: str) -> list[tuple[int, str, Timing]]:
     """Every scoring moment of a battle in order: each player's Command phase, actions and turn end, then the round's
     end, for five rounds; then the end of the battle."""
@@ -103,8 +122,9 @@ def games(draw, *, mission_slugs: tuple[str, ...] | None = None, including: dict
     sides: dict[str, bool] = {}
     events: list[Event] = []
     primary = missions.mission(mission).primary
-    for battle_round, player, timing in schedule(draw(st.sampled_from(scoring.PLAYERS), label="first turn")):
-        for name in (primary, *chosen[player]):
+    first = draw(st.sampled_from(scoring.PLAYERS), label="first turn")
+    for battle_round, player, timing in schedule(first):
+        for name in in_turn_order((primary, *chosen[player]), timing):
             item = scoring.OBJECTIVES[name]
             if timing not in item.timings or not scoring.scored_in_round(item.first_round, battle_round):
                 continue
@@ -117,7 +137,8 @@ def games(draw, *, mission_slugs: tuple[str, ...] | None = None, including: dict
                 facts[item.side_fact] = side
             events.append(Event(battle_round, player, timing, name, facts))
     conceded = draw(st.sampled_from((None, *scoring.PLAYERS)), label="conceded") if concede else None
-    return Game(mission, chosen, ready, tuple(events), conceded, psykers)
+    stated = draw(st.booleans(), label="first turn stated")
+    return Game(mission, chosen, ready, tuple(events), conceded, psykers, first if stated else None)
 
 
 def _other(player: str) -> str:
@@ -136,6 +157,9 @@ IMPOSSIBLE = {
     "a moment in the first battle round that cannot be scored in it": "cannot be scored in the first battle round",
     "a turn's moment after the battle round ended": "in the order they happen",
     "a mission's own secondary chosen twice": "can be chosen for only one",
+    "a player's moment after the other player's turn began": "had ended when",
+    "a moment before a point of its turn already recorded": "a turn's phases are resolved in order",
+    "the first turn taken by different players": "the same player always takes the first turn",
 }
 
 SIDE_OBJECTIVES = {"seize-ground": "seize-ground", "forward-outpost": "forward-push", "aggressive-strike": "hard-push"}
@@ -217,6 +241,9 @@ def impossible_games(draw, *, what: str | None = None) -> tuple[Game, str, int |
         event = Event(ended.battle_round, draw(st.sampled_from(scoring.PLAYERS)), Timing.END_OF_COMMAND_PHASE,
                       primary.name, facts)
         return _with(game, i + 1, event), what, i + 2
+    if what in ("a player's moment after the other player's turn began",
+                "a moment before a point of its turn already recorded", "the first turn taken by different players"):
+        return draw(_out_of_turn(what))
     assert what == "a mission's own secondary chosen twice"
     game = draw(games())
     own = missions.mission(game.mission).secondary
@@ -224,6 +251,70 @@ def impossible_games(draw, *, what: str | None = None) -> tuple[Game, str, int |
     chosen = draw(st.permutations((own, own, other)))
     player = draw(st.sampled_from(scoring.PLAYERS))
     return replace(game, secondaries={**game.secondaries, player: tuple(chosen)}), what, None
+
+
+def _turns(game: Game) -> dict[tuple[int, str], list[int]]:
+    """The positions of each player's turn moments (Command phases, completed actions, turn ends), by battle round."""
+    turns: dict[tuple[int, str], list[int]] = {}
+    for i, event in enumerate(game.events):
+        if event.timing in (Timing.END_OF_COMMAND_PHASE, Timing.ACTION_COMPLETED, Timing.END_OF_TURN):
+            turns.setdefault((event.battle_round, event.player), []).append(i)
+    return turns
+
+
+def _point(event: Event) -> int:
+    """Where a turn moment comes in its turn: the Command phase, a completed action by where it completes, the turn's
+    end (worked out here from the printed words)."""
+    if event.timing is Timing.ACTION_COMPLETED:
+        return COMPLETION_ORDER[secondaries.action(scoring.OBJECTIVES[event.objective].action).completes]
+    return 0 if event.timing is Timing.END_OF_COMMAND_PHASE else COMPLETION_ORDER[secondaries.Completes.END_OF_TURN]
+
+
+@st.composite
+def _out_of_turn(draw, what: str) -> tuple[Game, str, int]:
+    """A game whose turn moments break the battle round's order: one moved into the other player's turn, two of one
+    turn swapped, or one battle round's turns in the other order than the rest (see ``impossible_games``)."""
+    game = draw(games())
+    turns = _turns(game)
+    both = sorted({r for (r, _p) in turns if all((r, p) in turns for p in scoring.PLAYERS)})
+    events = list(game.events)
+    if what == "a player's moment after the other player's turn began":
+        assume(both)
+        battle_round = draw(st.sampled_from(both))
+        first, second = sorted(scoring.PLAYERS, key=lambda p: turns[(battle_round, p)][0])
+        # One of two or more moments of the first turn (the only one, moved, would just open the round's second turn).
+        assume(len(turns[(battle_round, first)]) >= 2)
+        moved = draw(st.sampled_from(turns[(battle_round, first)]))
+        target = turns[(battle_round, second)][0]  # the second turn's first moment: the moved one goes after it
+        event = events.pop(moved)
+        events.insert(target, event)  # target shifted down by one as the moved event left from before it
+        return replace(game, events=tuple(events)), what, target + 1
+    if what == "a moment before a point of its turn already recorded":
+        pairs = [(a, b) for positions in turns.values() for a, b in zip(positions, positions[1:])
+                 if _point(game.events[a]) < _point(game.events[b])]
+        assume(pairs)
+        a, b = draw(st.sampled_from(pairs))
+        events[a], events[b] = events[b], events[a]
+        return replace(game, events=tuple(events)), what, b + 1
+    assert what == "the first turn taken by different players"
+    assume(both)
+    battle_round = draw(st.sampled_from(both))
+    first, second = sorted(scoring.PLAYERS, key=lambda p: turns[(battle_round, p)][0])
+    stated = draw(st.booleans(), label="first turn stated")
+    others = [r for r in both if r != battle_round]
+    assume(stated or others)
+    # The round's turns swapped: the second player's moments first, then the first player's.
+    start = turns[(battle_round, first)][0]
+    block = [events[i] for i in turns[(battle_round, second)]] + [events[i] for i in turns[(battle_round, first)]]
+    events[start:start + len(block)] = block
+    swapped = replace(game, events=tuple(events), first_turn=first if stated else None)
+    # Refused where a second turn begins in a round whose first turn is not the one the record states or the one
+    # an earlier round showed: the swapped round, or the first round after it with both turns.
+    if stated or min(both) != battle_round:
+        return swapped, what, start + len(turns[(battle_round, second)]) + 1
+    after = min(others)
+    order = sorted(scoring.PLAYERS, key=lambda p: _turns(swapped)[(after, p)][0])
+    return swapped, what, _turns(swapped)[(after, order[1])][0] + 1
 
 
 def _with(game: Game, position: int, event: Event) -> Game:
@@ -244,5 +335,5 @@ def primary_missions(primary: str) -> tuple[str, ...]:
     return tuple(slug for slug, item in missions.MISSIONS.items() if item.primary == primary)
 
 
-__all__ = ["BOUNDS", "IMPOSSIBLE", "MARKERS", "fact_values", "games", "impossible_games", "primary_missions",
-           "schedule", "selections", "single_moment"]
+__all__ = ["BOUNDS", "IMPOSSIBLE", "MARKERS", "fact_values", "games", "impossible_games", "in_turn_order",
+           "primary_missions", "schedule", "selections", "single_moment"]

@@ -14,7 +14,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
                                  run_state_machine_as_test)
 
 from properties.proofs_missionpack_missions import MOMENT_MAXIMUM
-from properties.strategies_scoring import fact_values, schedule, selections
+from properties.strategies_scoring import fact_values, in_turn_order, schedule, selections
 from rules.logic import If, Min
 from rules.missionpack import missions, scoring
 from rules.missionpack.scoring import Event, Game, ScoringError, Timing
@@ -51,7 +51,7 @@ class GameScoring(RuleBasedStateMachine):
     def next_moment(self, data):
         battle_round, player, timing = self.moments.pop(0)
         mission = missions.mission(self.mission)
-        for name in (mission.primary, *self.selections[player]):
+        for name in in_turn_order((mission.primary, *self.selections[player]), timing):
             item = scoring.OBJECTIVES[name]
             if timing not in item.timings:
                 continue

@@ -191,6 +191,7 @@ def test_domination_asks_one_marker_more_than_take_and_hold(hold_mission, domina
 
 
 @pytest.mark.refs(*LEDGER_REFS, "missionpack:sequence/11-select-secondary-objectives", *PRIMARY_REFS,
+                  "missionpack:sequence/14-determine-first-turn", "missionpack:sequence/16-begin-the-battle",
                   *(f"missionpack:{ref}" for ref in scoring.MISSION_SECONDARY_REFS),
                   *(f"missionpack:secondary/{name}" for name in secondaries.SECONDARIES))
 @pytest.mark.parametrize("what", sorted(IMPOSSIBLE))
@@ -198,8 +199,10 @@ def test_domination_asks_one_marker_more_than_take_and_hold(hold_mission, domina
 def test_an_impossible_game_is_refused_naming_its_event(what, data):
     """A moment recorded twice, an End Game objective scored twice, more completions of an action than the battle
     rounds allow, a player changing sides of the map or standing on the opponent's, a moment in a first battle round
-    its objective cannot be scored in, a turn's moment after its battle round ended, a mission's own secondary chosen
-    twice: each is refused with one sentence naming the event (or the selection) and what is wrong."""
+    its objective cannot be scored in, a turn's moment after its battle round ended, a player's moment after the other
+    player's turn of that round began, a moment before a phase of its turn already recorded, one battle round's turns
+    in the other order than another's (or than the record's first_turn), a mission's own secondary chosen twice: each
+    is refused with one sentence naming the event (or the selection) and what is wrong."""
     game, what, event = data.draw(impossible_games(what=what), label="game")
     note(f"{what}: event {event} of {[(e.battle_round, e.player, e.timing.value, e.objective) for e in game.events]}")
     with pytest.raises(ScoringError) as refusal:
@@ -273,6 +276,14 @@ BROKEN = [
      {"what": "a turn's moment after the battle round ended"}),
     (REFUSED, scoring, "mission_secondary_chosen_at_most_once", lambda times_chosen: True,
      {"what": "a mission's own secondary chosen twice"}),
+    (REFUSED, scoring, "moment_in_order", lambda turn, point, last_turn, last_point: True,
+     {"what": "a player's moment after the other player's turn began"}),
+    (REFUSED, scoring, "moment_in_order", lambda turn, point, last_turn, last_point: turn >= last_turn,
+     {"what": "a moment before a point of its turn already recorded"}),
+    (REFUSED, secondaries, "action_completion_point", lambda name: scoring.TurnPoint.END_OF_TURN,
+     {"what": "a moment before a point of its turn already recorded"}),
+    (REFUSED, scoring, "same_player_first", lambda first_this_round, first_before: True,
+     {"what": "the first turn taken by different players"}),
     (test_a_sheet_says_one_thing_even_when_a_player_conceded, scoring, "conceded_points",
      lambda points, conceded: points),
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import re
 
 import pytest
@@ -16,7 +17,7 @@ from properties import mutation, proofs
 from properties import proofs_missionpack_missions as mp
 from rules import logic, spec
 from rules.logic import And, If, Or
-from rules.missionpack import missions, scoring, terrain
+from rules.missionpack import missions, scoring, sequence, terrain
 from rules.missionpack.scoring import ScoringError, Timing
 from rules40k import annotations
 
@@ -429,6 +430,46 @@ def test_base_of_operations_every_feature_of_the_datasheet_gains():
     assert "CRITICAL FEATURE" in placed.other_keywords and "Heavy Cover" in placed.traits
     with pytest.raises(ValueError, match="cannot be the datasheet placed"):
         missions.base_of_operations_placement(collection, "Woods")
+
+
+@pytest.mark.refs("missionpack:mission/base-of-operations/rules", "missionpack:sequence/10-set-up-tactical-terrain")
+def test_base_of_operations_sets_up_the_placed_datasheet_first():
+    """base-of-operations-placed-first: a 30-point CRITICAL FEATURE datasheet in a collection with a 50-point Obstacle
+    and 35-point Woods is set up first (by the terrain marker), then 50, then 35; under cost-order-stands the Obstacle
+    would come first, by the same marker."""
+    assert INTERPRETATIONS["base-of-operations-placed-first"]["chosen"] == "placed-first"
+    collection = (_sheet("Ruined Walls", 50, "Obstacle"), _sheet("Sanctum", 30, keywords=("CRITICAL FEATURE",)),
+                  _sheet("Woods", 35))
+    assert missions.base_of_operations_setup_order(collection, "Sanctum") == ["Sanctum", "Ruined Walls", "Woods"]
+    cost_order = [d.title for d in sequence.terrain_setup_order([sequence.collected(s) for s in collection])]
+    assert cost_order == ["Ruined Walls", "Woods", "Sanctum"]
+    # Without a CRITICAL FEATURE datasheet the mission places the costliest, and the readings agree.
+    plain = (collection[0], collection[2], _sheet("Crater", 20))
+    assert missions.base_of_operations_setup_order(plain, "Ruined Walls") == ["Ruined Walls", "Woods", "Crater"]
+    with pytest.raises(ValueError, match="cannot be the datasheet placed"):
+        missions.base_of_operations_setup_order(collection, "Woods")
+
+
+@pytest.mark.refs("missionpack:mission/forward-outpost/secondary", "missionpack:mission/aggressive-strike/secondary")
+def test_a_push_scores_the_marker_it_started_on():
+    """push-scores-the-marker-it-started-on: Player A's Forward Push started on marker D scores its 8 at the end of
+    the turn even if the player no longer controls D then (still-controlled would score 0); a unit may only start it
+    by a marker its player controls. Hard Push alike (marker E: 8)."""
+    assert INTERPRETATIONS["push-scores-the-marker-it-started-on"]["chosen"] == "started-on"
+    assert missions.push_can_start(True, True) and not missions.push_can_start(True, False)
+    assert not missions.push_can_start(False, True)
+    assert missions.forward_push(2, True, "D") == 8 and missions.hard_push(2, True, "E") == 8
+    assert "control" not in " ".join(inspect.signature(missions.forward_push).parameters)  # no fact at completion
+
+
+def test_base_of_operations_order_finding_disappears_if_the_mission_placed_the_costliest(monkeypatch):
+    """Were the CRITICAL FEATURE datasheet the costliest, or the mission to place the costliest whatever its
+    keywords, the statement the finding disproves would hold: the clash comes from the text's first paragraph."""
+    monkeypatch.setattr(missions, "base_of_operations_eligible",
+                        lambda critical_feature, collection_has_critical_feature, points, highest_points:
+                        points >= highest_points)
+    name = "missionpack-base-of-operations-placement-follows-setup-order"
+    assert proofs.check(proofs.PROOFS[name]).status == "proved"
 
 
 # -- Sweep and Clear over whole battles ------------------------------------------------------------------------------

@@ -267,6 +267,30 @@ def test_pierce_the_veil_finding_is_the_printed_order(monkeypatch):
     assert proofs.check(proofs.PROOFS["missionpack-secondary-pierce-the-veil-as-printed-reaches-15"]).status == "proved"
 
 
+def test_action_rounds_finding_disappears_if_the_action_completed_in_its_own_round(monkeypatch):
+    """Were Teleport Homer and Plant Demolitions completed in the battle round they start in, the two readings of
+    "one action per battle round" would agree: the finding comes from "your next Command phase"."""
+    monkeypatch.setattr(secondaries, "action_completion_round", lambda name, start_round: start_round)
+    assert proofs.check(proofs.PROOFS["missionpack-secondary-action-rounds-readings-agree"]).status == "proved"
+
+
+@pytest.mark.refs("missionpack:secondary/teleport-homer", "missionpack:secondary/plant-demolition-charges")
+def test_one_unit_completes_a_two_round_action_four_times_not_twice(monkeypatch):
+    """action-counts-in-its-start-round: one unit alone completes Teleport Homer in rounds 2, 3, 4 and 5 (4 times,
+    16 victory points before the cap); under every-round-performed it may start only in rounds 1, 3 and 5, and the
+    round-5 start never completes (2 times, 8). An action completed in its own round is 5 either way."""
+    chosen = {r["id"]: r for r in annotations.interpretations("missionpack")}["action-counts-in-its-start-round"]
+    assert chosen["chosen"] == "start-round"
+    assert secondaries.one_unit_completions("Teleport Homer") == 4
+    assert 4 * secondaries.teleport_homer(2) == 16
+    monkeypatch.setattr(secondaries, "action_attempted_in_round",
+                        lambda start_round, completion_round, battle_round:
+                        battle_round in (start_round, completion_round))
+    assert secondaries.one_unit_completions("Teleport Homer") == 2
+    assert secondaries.one_unit_completions("Plant Demolitions") == 2
+    assert secondaries.one_unit_completions("Investigate Site") == 5
+
+
 def test_readings_differ_on_a_concrete_case():
     """Each ambiguity's readings give different victory points in one stated case."""
     # Psychic Ritual completed once by each of three PSYKER CHARACTER units.
@@ -537,25 +561,65 @@ ACTION_HEADING = re.compile(
     r"^(?P<name>[A-Z][A-Za-z ]+?) \((?P<psychic>Psychic )?Action(?: – Warp Charge (?P<wc>\d+))?\):", re.M)
 
 
-@pytest.mark.refs(*sorted({f"missionpack:secondary/{a.objective}" for a in secondaries.ACTIONS}))
+@pytest.mark.refs(*sorted({f"missionpack:{a.ref}" for a in secondaries.ACTIONS}))
 def test_actions_match_the_printed_headings():
-    """Each action's name, kind and Warp Charge value as printed in its secondary's text, and no other action."""
+    """Each action's name, kind and Warp Charge value as printed in its secondary's text (the pack's secondaries and
+    the missions' own), and no other action."""
     printed = {}
-    for slug in SLUGS:
-        for match in ACTION_HEADING.finditer(spec.sections("missionpack")[f"secondary/{slug}"]["text"]):
-            printed[match["name"]] = (slug, bool(match["psychic"]), int(match["wc"]) if match["wc"] else None)
-    assert printed == {a.name: (a.objective, a.psychic, a.warp_charge) for a in secondaries.ACTIONS}
+    for ref in (*(f"secondary/{slug}" for slug in SLUGS), *scoring.MISSION_SECONDARY_REFS):
+        for match in ACTION_HEADING.finditer(spec.sections("missionpack")[ref]["text"]):
+            printed[match["name"]] = (ref, bool(match["psychic"]), int(match["wc"]) if match["wc"] else None)
+    assert printed == {a.name: (a.ref, a.psychic, a.warp_charge) for a in secondaries.ACTIONS}
 
 
 @pytest.mark.parametrize("item", secondaries.ACTIONS, ids=[a.name for a in secondaries.ACTIONS])
-def test_action_completion_follows_the_printed_words(item):
-    text = spec.sections("missionpack")[f"secondary/{item.objective}"]["text"]
+def test_action_start_and_completion_follow_the_printed_words(item):
+    """When each action starts ("at the start of your Movement phase", "at the end of ...", "in/during your Psychic
+    phase") and completes, as its own paragraph prints it."""
+    text = spec.sections("missionpack")[item.ref]["text"]
+    paragraph = text.split(f"{item.name} ({'Psychic ' if item.psychic else ''}Action")[1]
+    assert item.starts.value in paragraph[:300]
     if item.psychic:
         assert item.completes is secondaries.Completes.WHEN_PERFORMED
     else:
-        assert f"completed {item.completes.value}" in text
-    several = "One or more" in text.split(f"{item.name} (")[1][:200]
+        assert f"completed {item.completes.value}" in paragraph
+    several = "One or more" in paragraph[:200]
     assert item.several_units == several
+
+
+def action_completes_after_it_starts() -> None:
+    """Every action, started in any battle round at the point of the turn its text names, is completed (if ever) no
+    earlier: later in the same turn (a psychic action in the Psychic phase it is attempted in) or at the end of the
+    next Command phase. Exhaustive over the actions and the five battle rounds."""
+    for item in secondaries.ACTIONS:
+        start = secondaries.action_start_point(item.name)
+        for battle_round in range(1, scoring.BATTLE_ROUNDS + 1):
+            done = secondaries.action_completion_round(item.name, battle_round)
+            if done != secondaries.NEVER:
+                assert (done, secondaries.action_completion_point(item.name)) >= (battle_round, start), \
+                    (item.name, battle_round)
+
+
+@pytest.mark.refs(*sorted({f"missionpack:{a.ref}" for a in secondaries.ACTIONS}))
+def test_every_action_completes_after_it_starts():
+    action_completes_after_it_starts()
+    # The start timings as printed: the two push actions before the unit could move, the rest after it moved or
+    # in the Psychic phase.
+    assert {a.name for a in secondaries.ACTIONS if secondaries.action_start_point(a.name)
+            is scoring.TurnPoint.START_OF_MOVEMENT_PHASE} == {"Forward Push", "Hard Push"}
+
+
+@pytest.mark.parametrize("attribute,broken", [
+    ("action_start_point", lambda name: scoring.TurnPoint.END_OF_TURN),
+    ("action_completion_round", lambda name, start_round: start_round),
+    ("action_completion_point", lambda name: scoring.TurnPoint.END_OF_COMMAND_PHASE),
+])
+def test_action_timing_check_fails_on_a_broken_rule(monkeypatch, attribute, broken):
+    """A psychic action started at the end of the turn, Teleport Homer completed in the Command phase of the round it
+    started in, or every action completed at the end of the Command phase: each completes before it starts."""
+    monkeypatch.setattr(secondaries, attribute, broken)
+    with pytest.raises(AssertionError):
+        action_completes_after_it_starts()
 
 
 def test_interpretations_named_in_docstrings_are_recorded():

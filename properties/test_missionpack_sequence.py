@@ -125,6 +125,39 @@ def test_objective_types_are_numbered_as_the_examples_and_the_proof_read_them():
     assert sequence.objective_type_from_timing(True, True) == 3
 
 
+ROSTER_EXCHANGE = "each player must then provide a copy of their army roster for their opponent to read through"
+
+
+@pytest.mark.refs("missionpack:sequence/02-muster-armies", "missionpack:sequence/03-gather-tactical-terrain")
+def test_army_roster_provided_in_two_steps():
+    """Finding army-roster-provided-twice: steps 2 and 3 each order the army rosters exchanged, step 2 before any
+    Tactical Terrain is gathered, step 3 once it is; no step has a player show their Tactical Terrain roster."""
+    steps = [ref for ref in SECTIONS if ref.startswith("sequence/")
+             and ROSTER_EXCHANGE in SECTIONS[ref]["text"].lower()]
+    assert steps == ["sequence/02-muster-armies", "sequence/03-gather-tactical-terrain"]
+    assert [int(ref.split("/")[1][:2]) for ref in steps] == list(sequence.ROSTER_EXCHANGE_STEPS)
+    step_2 = SECTIONS[steps[0]]["text"]
+    assert "Tactical Terrain" not in step_2[:step_2.lower().index(ROSTER_EXCHANGE)]
+    assert "After both players have mustered their army and gathered their Tactical Terrain, " + ROSTER_EXCHANGE \
+        in SECTIONS[steps[1]]["text"].replace("Each player", "each player")
+    shown = re.compile(r"Tactical Terrain roster[^.]*(opponent|provide|reveal)|(opponent|provide|reveal)[^.]*"
+                       r"Tactical Terrain roster")
+    assert not any(shown.search(SECTIONS[ref]["text"]) for ref in SECTIONS if ref.startswith("sequence/"))
+
+
+def test_the_roster_readings_differ_while_terrain_is_gathered():
+    """army-roster-read-after-muster: a player gathering Tactical Terrain (two steps done) has read the opponent's
+    army roster; under read-after-terrain they have not until step 3 is done. Both have by step 11, where
+    secondaries are chosen "after ... the armies have been revealed"."""
+    records = {r["id"]: r for r in annotations.interpretations("missionpack")}
+    assert records["army-roster-read-after-muster"]["chosen"] == "after-muster"
+    gathering = 2
+    assert sequence.opponent_army_roster_read(gathering) is True
+    assert (gathering >= sequence.ROSTER_EXCHANGE_STEPS[-1]) is False  # the other reading
+    assert sequence.opponent_army_roster_read(1) is False
+    assert all(sequence.opponent_army_roster_read(step) for step in range(3, 12))
+
+
 @pytest.mark.refs("missionpack:sequence/03-gather-tactical-terrain")
 def test_terrain_table_headed_army():
     """Finding terrain-table-headed-army: step 3's terrain table carries step 2's heading, ARMY."""

@@ -316,6 +316,16 @@ _IMPOSSIBLE_GAMES = [
      "Take and Hold cannot be scored in the first battle round"),
     ({"events": [], "attacker": "seize-ground, seize-ground, linebreaker"},
      "'seize-ground' is chosen 2 times: a mission's own secondary objective can be chosen for only one"),
+    # Turn order inside a battle round: the defender's Command phase ends the attacker's turn; a Command phase
+    # cannot follow the end of its own turn.
+    ({"events": [_HOLD, _HOLD.replace("attacker", "defender"),
+                 "{round: 2, player: attacker, when: end-of-turn, objective: linebreaker, "
+                 "facts: {non_aircraft_units_wholly_within_opponent_deployment_zone: 2}}"]},
+     "event 3 (linebreaker, battle round 2, attacker): the attacker's turn of battle round 2 had ended when the "
+     "defender's began (event 2)"),
+    ({"events": ["{round: 2, player: attacker, when: end-of-turn, objective: linebreaker, "
+                 "facts: {non_aircraft_units_wholly_within_opponent_deployment_zone: 2}}", _HOLD]},
+     "event 2 (take-and-hold, battle round 2, attacker): the attacker's turn reached the end of the turn at event 1"),
 ]
 
 
@@ -342,6 +352,9 @@ _IMPOSSIBLE_GAMES = [
      "defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\nevents:\n"
      "  - {round: 2, player: attacker, when: action-completed, objective: forward-push, "
      "facts: {player_a: true, marker: Z}}\n", "cannot be scored with these facts"),
+    ("mission: seize-ground\nfirst_turn: both\nplayers: {attacker: {secondaries: [linebreaker, assassinate, "
+     "thin-their-ranks]}, defender: {secondaries: [linebreaker, assassinate, thin-their-ranks]}}\n",
+     "first_turn must be the attacker or the defender"),
     ("mission: [unclosed\n", "not valid YAML"),
     ("- just\n- a list\n", "a game is a mapping"),
 ] + [(_impossible_game(**game), words) for game, words in _IMPOSSIBLE_GAMES])

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from rules.logic import And, DecisionTable, If, Max, Min, Not, Or, Row, Var, is_symbolic
-from rules.missionpack import scoring, terrain
+from rules.missionpack import scoring, sequence, terrain
 from rules.missionpack.battle_sizes import BATTLE_SIZES
 from rules.missionpack.scoring import Objective, ScoringError, Timing
 from rules.registry import ruleset_rule
@@ -245,11 +245,25 @@ def vital_ground(battle_round: Any, controls_marker_in_opponent_deployment_zone:
 @rule("mission/forward-outpost/secondary")
 def forward_push(battle_round: Any, player_a: bool, marker: str) -> Any:
     """Forward Push when the action completes at the end of the player's turn: the table's points for the marker it
-    was performed on.
+    was performed on (the one it started on, controlled or not by then).
 
-    Interpretation: player-a-is-a-side-of-the-map.
+    Interpretation: player-a-is-a-side-of-the-map; push-scores-the-marker-it-started-on.
     """
     return table_points(FORWARD_PUSH_TABLE, marker_row(FORWARD_PUSH_TABLE, marker, "Forward Push"), player_a)
+
+
+PUSH_REFS = ("mission/forward-outpost/secondary", "mission/aggressive-strike/secondary")
+
+
+@rule(*PUSH_REFS)
+def push_can_start(within_range_of_objective_marker: Any, you_control_that_marker: Any) -> Any:
+    """Whether a unit may start Forward Push or Hard Push at the start of your Movement phase (before it could move):
+    any unit, no keyword asked, within range of an objective marker you control; the action is performed on that
+    marker (the general conditions of ninth:performing-actions apply on top).
+
+    Interpretation: push-scores-the-marker-it-started-on.
+    """
+    return And(within_range_of_objective_marker, you_control_that_marker)
 
 
 @rule("mission/base-of-operations/secondary", "mission/entrenched-defences/secondary")
@@ -355,9 +369,9 @@ def the_high_ground(battle_round: Any, controls_tallest_in_own_territory: bool,
 @rule("mission/aggressive-strike/secondary")
 def hard_push(battle_round: Any, player_a: bool, marker: str) -> Any:
     """Hard Push when the action completes at the end of the player's turn: the table's points for the marker it was
-    performed on.
+    performed on (the one it started on, controlled or not by then).
 
-    Interpretation: player-a-is-a-side-of-the-map.
+    Interpretation: player-a-is-a-side-of-the-map; push-scores-the-marker-it-started-on.
     """
     return table_points(HARD_PUSH_TABLE, marker_row(HARD_PUSH_TABLE, marker, "Hard Push"), player_a)
 
@@ -509,6 +523,20 @@ def base_of_operations_choices(collection: Sequence[terrain.TerrainDatasheet]) -
     highest = max((sheet.terrain_points for sheet in collection), default=0)
     return tuple(sheet.title for sheet in collection
                  if base_of_operations_eligible(_is_critical(sheet), any_critical, sheet.terrain_points, highest))
+
+
+@rule("mission/base-of-operations/rules", "sequence/10-set-up-tactical-terrain")
+def base_of_operations_setup_order(collection: Sequence[terrain.TerrainDatasheet], title: str) -> list[str]:
+    """The order a player sets up their collection in Base of Operations: the datasheet the mission rules place by
+    the terrain marker (``title``) first, as the first feature the terrain-marker rule puts there, then the rest
+    highest terrain points first (step 10).
+
+    Interpretation: base-of-operations-placed-first.
+    """
+    base_of_operations_placement(collection, title)  # refuses a datasheet the mission rules do not allow there
+    rest = list(collection)
+    rest.remove(next(sheet for sheet in collection if sheet.title == title))
+    return [title] + [sheet.title for sheet in sequence.terrain_setup_order([sequence.collected(s) for s in rest])]
 
 
 def base_of_operations_placement(collection: Sequence[terrain.TerrainDatasheet],

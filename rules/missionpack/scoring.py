@@ -17,7 +17,11 @@ Command phase, one turn, one end of the battle round, one completion of each act
 an End Game objective twice (``rules.missionpack.sequence.objective_may_score``), more completions of an action
 than a battle has room for (``rules.missionpack.secondaries.completions_in_a_battle``), a player changing sides of
 the map or standing on the opponent's (``rules.missionpack.missions.same_side_all_battle``, ``opposite_sides``),
-or a moment of a battle round after the round has ended (``moment_stage``).
+a moment of a battle round after the round has ended (``moment_stage``), or a moment of a player's turn where no turn
+of theirs can be: after the other player's turn of that round began, before a phase of their turn already recorded
+(``moment_point``, ``moment_in_order``), or in a first turn that is not the same player's in every battle round
+(``same_player_first``; the first player is the record's ``first_turn`` or, if it names none, the player whose turn
+came first in the first battle round recording both turns).
 """
 
 from __future__ import annotations
@@ -263,6 +267,57 @@ def moments_in_a_battle_round(timing: Timing) -> int:
     return MOMENTS_IN_A_BATTLE_ROUND[timing][0]
 
 
+class TurnPoint(enum.IntEnum):
+    """The points of a player's turn at which the pack's objectives score and its actions start or complete, in the
+    order of the turn's phases, "which must be resolved in the following order: 1. Command phase 2. Movement phase
+    3. Psychic phase ..." (the reprinted rules, line 2258)."""
+
+    END_OF_COMMAND_PHASE = 1
+    START_OF_MOVEMENT_PHASE = 2
+    END_OF_MOVEMENT_PHASE = 3
+    PSYCHIC_PHASE = 4
+    END_OF_TURN = 5
+
+
+TURN_POINT_WORDS = {TurnPoint.END_OF_COMMAND_PHASE: "the end of the Command phase",
+                    TurnPoint.START_OF_MOVEMENT_PHASE: "the start of the Movement phase",
+                    TurnPoint.END_OF_MOVEMENT_PHASE: "the end of the Movement phase",
+                    TurnPoint.PSYCHIC_PHASE: "the Psychic phase", TurnPoint.END_OF_TURN: "the end of the turn"}
+
+
+#: The point of the turn at which a moment of that kind comes (an action's completion: where its action completes).
+TURN_POINTS = {Timing.END_OF_COMMAND_PHASE: TurnPoint.END_OF_COMMAND_PHASE, Timing.END_OF_TURN: TurnPoint.END_OF_TURN}
+
+
+@rule("mission-objectives", "sequence/16-begin-the-battle")
+def moment_point(timing: Timing, action_completes_at: TurnPoint | None = None) -> TurnPoint:
+    """The point of a player's turn at which a scoring moment comes: the end of their Command phase, the end of their
+    turn, or, for an action's completion, the point its action names (``action_completes_at``): the end of the
+    Command phase, the Psychic phase or the end of the turn."""
+    if timing is Timing.ACTION_COMPLETED:
+        if action_completes_at is None:
+            raise ValueError("an action's completion comes where its action completes; none was given")
+        return action_completes_at
+    return TURN_POINTS[timing]
+
+
+@rule("sequence/14-determine-first-turn", "sequence/16-begin-the-battle")
+def moment_in_order(turn: Any, point: Any, last_turn: Any, last_point: Any) -> Any:
+    """Whether a moment of a player's turn can follow the last turn moment recorded in the same battle round: both
+    players have a turn, one after the other (``turn`` 1 is the round's first turn, 2 the second), so a moment is in a
+    later turn, or in the same turn at the same point or a later one (the phases come in order). A moment of the
+    first turn after one of the second is not: that turn had ended."""
+    return Or(turn > last_turn, And(turn == last_turn, point >= last_point))
+
+
+@rule("sequence/14-determine-first-turn")
+def same_player_first(first_this_round: Any, first_before: Any) -> Any:
+    """Whether the player who took the first turn of a battle round can be the one who took the first turn of an
+    earlier one (or who the record says won step 14's choice): "The same player always takes the first turn in each
+    battle round"."""
+    return first_this_round == first_before
+
+
 #: Where a moment falls in its battle round: during a player's turn, at the end of the battle round, or at the end of
 #: the battle (after the last battle round has ended).
 STAGES = {Timing.END_OF_COMMAND_PHASE: 0, Timing.ACTION_COMPLETED: 0, Timing.END_OF_TURN: 0,
@@ -340,6 +395,7 @@ class Game:
     events: tuple[Event, ...]
     conceded: str | None = None
     army_has_psykers: Mapping[str, bool] = field(default_factory=dict)
+    first_turn: str | None = None  # the player who takes the first turn of every battle round (step 14), if stated
 
 
 def _round_key(event: Event) -> str:
@@ -402,8 +458,10 @@ def replay(game: Game) -> dict[str, Score]:
         chosen = tuple(game.secondaries.get(player, ()))
         check_selection(game.mission, chosen, bool(game.army_has_psykers.get(player, False)))
         scores[player] = Score(player, mission.primary, chosen, bool(game.battle_ready.get(player, False)))
+    if game.first_turn is not None and game.first_turn not in PLAYERS:
+        raise ScoringError(f"first_turn must be the attacker or the defender, not {game.first_turn!r}")
     last = (0, 0)
-    seen = _Moments()
+    seen = _Moments(game.first_turn)
     for index, event in enumerate(game.events, 1):
         where = f"event {index} ({event.objective}, battle round {event.battle_round}, {event.player})"
         if event.player not in PLAYERS:
@@ -453,14 +511,20 @@ def replay(game: Game) -> dict[str, Score]:
 class _Moments:
     """What the ledger has seen of a game so far, to refuse a moment the game cannot have had (see ``replay``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, first_turn: str | None = None) -> None:
         self.scored: dict[tuple[str, str, int, Timing], list[int]] = {}  # (player, objective, round, timing) -> events
         self.ended: dict[tuple[str, str], int] = {}  # (player, End Game objective) -> the event that scored it
         self.sides: dict[str, tuple[int, Any]] = {}  # player -> (event, whether they are Player A)
+        self.turns: dict[int, list[tuple[str, int]]] = {}  # round -> (player, their turn's first event), in order
+        self.latest: dict[int, tuple[int, TurnPoint, int]] = {}  # round -> (turn, point, event) of its last turn moment
+        # Who takes the first turn of every battle round, and where the record says so.
+        self.first = None if first_turn is None else (first_turn, f"the record says the {first_turn} takes it")
 
     def check(self, index: int, where: str, event: Event, item: Objective) -> None:
         from rules.missionpack import missions, secondaries, sequence
 
+        if moment_stage(event.timing) == 0:
+            self.check_turn(index, where, event, item, secondaries)
         if not scored_in_round(item.first_round, event.battle_round):
             raise ScoringError(f"{where}: {item.title} {FIRST_ROUND_CLAUSE}")
         end = event.timing is Timing.END_OF_BATTLE
@@ -488,6 +552,38 @@ class _Moments:
                                    f"unit a battle round), not {done}")
         if item.side_fact is not None:
             self.check_side(index, where, event, event.facts[item.side_fact], missions)
+
+    def check_turn(self, index: int, where: str, event: Event, item: Objective, secondaries: Any) -> None:
+        """Refuse a moment of a player's turn that comes where no turn of theirs can be: after the other player's turn
+        of the same battle round began, before a point of their turn already recorded, or in a first turn that is
+        not the same player's in every battle round."""
+        action = secondaries.action_completion_point(item.action) if event.timing is Timing.ACTION_COMPLETED else None
+        point = moment_point(event.timing, action)
+        turns = self.turns.setdefault(event.battle_round, [])
+        players = [player for player, _ in turns]
+        if event.player not in players:
+            turns.append((event.player, index))
+            players.append(event.player)
+        turn = players.index(event.player) + 1
+        last_turn, last_point, last_index = self.latest.get(event.battle_round, (turn, point, index))
+        if not moment_in_order(turn, point, last_turn, last_point):
+            if turn < last_turn:
+                other, began = turns[last_turn - 1]
+                raise ScoringError(f"{where}: the {event.player}'s turn of battle round {event.battle_round} had ended "
+                                   f"when the {other}'s began (event {began}); in each battle round, both players "
+                                   "have a turn, one after the other")
+            raise ScoringError(f"{where}: the {event.player}'s turn reached {TURN_POINT_WORDS[last_point]} at event "
+                               f"{last_index}, and {TURN_POINT_WORDS[point]} comes before it: a turn's phases are "
+                               "resolved in order")
+        self.latest[event.battle_round] = (turn, point, index)
+        if turn == 2 and turns[1][1] == index:  # the battle round's second turn begins: its first turn is known
+            first, at = turns[0]
+            said = f"the {first} took the first turn of battle round {event.battle_round} (event {at})"
+            if self.first is None:
+                self.first = (first, said)
+            elif not same_player_first(first, self.first[0]):
+                raise ScoringError(f"{where}: {said}, but {self.first[1]}: the same player always takes the first "
+                                   "turn in each battle round")
 
     def check_side(self, index: int, where: str, event: Event, player_a: Any, missions: Any) -> None:
         own = self.sides.setdefault(event.player, (index, player_a))
@@ -524,7 +620,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     """A game record from plain data (YAML/JSON), every field checked; errors name the place."""
     if not isinstance(data, Mapping):
         raise ScoringError(f"{name}: a game is a mapping with mission, players and events")
-    allowed = {"mission", "players", "events", "conceded"}
+    allowed = {"mission", "players", "events", "conceded", "first_turn"}
     unknown = set(data) - allowed
     if unknown:
         raise ScoringError(f"{name}: unknown keys {sorted(unknown)} (expected {sorted(allowed)})")
@@ -568,8 +664,12 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
                 raise ScoringError(f"{where}: fact {key!r} must be true/false, a name or a whole number 0-1000")
         events.append(Event(battle_round, str(raw.get("player")), timing, str(raw.get("objective")), dict(facts)))
     conceded = data.get("conceded")
+    first_turn = data.get("first_turn")
+    if first_turn is not None and first_turn not in PLAYERS:
+        raise ScoringError(f"{name}: first_turn must be the attacker or the defender (who took the first turn of "
+                           f"every battle round), not {first_turn!r}")
     return Game(str(data.get("mission")), secondaries, ready, tuple(events),
-                None if conceded is None else str(conceded), psykers)
+                None if conceded is None else str(conceded), psykers, first_turn)
 
 
 SHEET_ROWS = ("1", "2", "3", "4", "5", "End Game")

@@ -8,11 +8,13 @@ on each secondary is applied by the ledger, never here. Progressive objectives s
 of your turn, at the end of the battle round, at the end of your Command phase or each time an
 action is completed; End Game objectives once, with the game's totals.
 
-The five actions and four psychic actions are data (``ACTIONS``): what starts them is a
-dual-mode predicate per action (its own conditions only; the general conditions of
+The five actions and four psychic actions, with the actions of two missions' own secondaries (Forward
+Push, Hard Push), are data (``ACTIONS``): when in your turn each is started and completed
+(``action_start_point``, ``action_completion_point``; the ledger places a completion there). What starts
+them is a dual-mode predicate per action (its own conditions only; the general conditions of
 ninth:performing-actions and ninth:performing-psychic-actions apply on top), and
-``action_completion_round`` says in which battle round an action started in a given round
-is completed, if ever.
+``action_completion_round`` says in which battle round an action started in a given round is completed,
+if ever.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from typing import Any, Sequence
 from rules import spec
 from rules.logic import And, DecisionTable, If, Max, Not, Or, Row, Var, is_symbolic
 from rules.missionpack import scoring
-from rules.missionpack.scoring import BATTLE_ROUNDS, Objective, Timing
+from rules.missionpack.scoring import BATTLE_ROUNDS, Objective, Timing, TurnPoint
+from rules.ninth import actions as ninth_actions
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("missionpack")
@@ -54,6 +57,15 @@ def _whole_tens(value: Any) -> Any:
 # Actions and psychic actions
 
 
+class Starts(str, enum.Enum):
+    """When a unit can start an action, in the pack's words (a psychic action is attempted "in" or "during" your
+    Psychic phase)."""
+
+    START_OF_MOVEMENT_PHASE = "at the start of your Movement phase"
+    END_OF_MOVEMENT_PHASE = "at the end of your Movement phase"
+    PSYCHIC_PHASE = "your Psychic phase"
+
+
 class Completes(str, enum.Enum):
     """When a started action is completed, in the pack's words."""
 
@@ -62,29 +74,53 @@ class Completes(str, enum.Enum):
     WHEN_PERFORMED = "in the Psychic phase it is attempted in"  # a psychic action succeeds or fails there and then
 
 
+#: Where in a player's turn each start and each completion comes (the next Command phase is a battle round later).
+START_POINTS = {Starts.START_OF_MOVEMENT_PHASE: TurnPoint.START_OF_MOVEMENT_PHASE,
+                Starts.END_OF_MOVEMENT_PHASE: TurnPoint.END_OF_MOVEMENT_PHASE,
+                Starts.PSYCHIC_PHASE: TurnPoint.PSYCHIC_PHASE}
+COMPLETION_POINTS = {Completes.END_OF_TURN: TurnPoint.END_OF_TURN,
+                     Completes.END_OF_NEXT_COMMAND_PHASE: TurnPoint.END_OF_COMMAND_PHASE,
+                     Completes.WHEN_PERFORMED: TurnPoint.PSYCHIC_PHASE}
+
+
 @dataclass(frozen=True)
 class Action:
-    """One action or psychic action a secondary uses: its name as printed, its objective's slug, whether it is
-    psychic (and its Warp Charge value), when it is completed, and whether several units may start it at once."""
+    """One action or psychic action a secondary uses: its name as printed, its objective's slug (and the mission, for
+    a mission's own secondary), when it is started and completed, whether it is psychic (and its Warp Charge value),
+    and whether several units may start it at once."""
 
     name: str
     objective: str
+    starts: Starts
     completes: Completes
     psychic: bool = False
     warp_charge: int | None = None
     several_units: bool = False
+    mission: str | None = None
+
+    @property
+    def ref(self) -> str:
+        """The section that prints the action: the secondary's, or the mission's own secondary's."""
+        return f"mission/{self.mission}/secondary" if self.mission else f"secondary/{self.objective}"
 
 
+_MOVEMENT_END, _PSYCHIC = Starts.END_OF_MOVEMENT_PHASE, Starts.PSYCHIC_PHASE
 ACTIONS = (
-    Action("Raise Banners", "raise-the-banners-high", Completes.END_OF_TURN, several_units=True),
-    Action("Investigate Site", "investigate-sites", Completes.END_OF_TURN),
-    Action("Deploy Scramblers", "deploy-scramblers", Completes.END_OF_TURN),
-    Action("Teleport Homer", "teleport-homer", Completes.END_OF_NEXT_COMMAND_PHASE),
-    Action("Plant Demolitions", "plant-demolition-charges", Completes.END_OF_NEXT_COMMAND_PHASE),
-    Action("Mental Interrogation", "mental-interrogation", Completes.WHEN_PERFORMED, psychic=True, warp_charge=4),
-    Action("Psychic Ritual", "psychic-ritual", Completes.WHEN_PERFORMED, psychic=True, warp_charge=3),
-    Action("Pierce the Veil", "pierce-the-veil", Completes.WHEN_PERFORMED, psychic=True, warp_charge=4),
-    Action("Psychic Imprint", "psychic-imprint", Completes.WHEN_PERFORMED, psychic=True, warp_charge=4),
+    Action("Raise Banners", "raise-the-banners-high", _MOVEMENT_END, Completes.END_OF_TURN, several_units=True),
+    Action("Investigate Site", "investigate-sites", _MOVEMENT_END, Completes.END_OF_TURN),
+    Action("Deploy Scramblers", "deploy-scramblers", _MOVEMENT_END, Completes.END_OF_TURN),
+    Action("Teleport Homer", "teleport-homer", _MOVEMENT_END, Completes.END_OF_NEXT_COMMAND_PHASE),
+    Action("Plant Demolitions", "plant-demolition-charges", _MOVEMENT_END, Completes.END_OF_NEXT_COMMAND_PHASE),
+    Action("Mental Interrogation", "mental-interrogation", _PSYCHIC, Completes.WHEN_PERFORMED, psychic=True,
+           warp_charge=4),
+    Action("Psychic Ritual", "psychic-ritual", _PSYCHIC, Completes.WHEN_PERFORMED, psychic=True, warp_charge=3),
+    Action("Pierce the Veil", "pierce-the-veil", _PSYCHIC, Completes.WHEN_PERFORMED, psychic=True, warp_charge=4),
+    Action("Psychic Imprint", "psychic-imprint", _PSYCHIC, Completes.WHEN_PERFORMED, psychic=True, warp_charge=4),
+    # The two missions' own secondaries with an action; the only actions started before the unit could move.
+    Action("Forward Push", "forward-push", Starts.START_OF_MOVEMENT_PHASE, Completes.END_OF_TURN,
+           mission="forward-outpost"),
+    Action("Hard Push", "hard-push", Starts.START_OF_MOVEMENT_PHASE, Completes.END_OF_TURN,
+           mission="aggressive-strike"),
 )
 
 
@@ -96,7 +132,22 @@ def action(name: str) -> Action:
     raise KeyError(f"{name!r} is not an action of the pack's secondaries (known: {', '.join(a.name for a in ACTIONS)})")
 
 
-@rule(*(f"secondary/{item.objective}" for item in ACTIONS))
+@rule(*(item.ref for item in ACTIONS))
+def action_start_point(name: str) -> TurnPoint:
+    """The point of your turn at which a unit can start the action of that name: the start or the end of your
+    Movement phase, or your Psychic phase."""
+    return START_POINTS[action(name).starts]
+
+
+@rule(*(item.ref for item in ACTIONS))
+def action_completion_point(name: str) -> TurnPoint:
+    """The point of your turn at which the action of that name is completed: the end of your turn, the end of your
+    (next) Command phase, or the Psychic phase it is attempted in. The ledger places the moment of its completion
+    there."""
+    return COMPLETION_POINTS[action(name).completes]
+
+
+@rule(*(item.ref for item in ACTIONS))
 def action_completion_round(name: str, start_round: Any) -> Any:
     """The battle round in which the action of that name, started in ``start_round``, is completed (NEVER if it
     cannot be).
@@ -109,7 +160,7 @@ def action_completion_round(name: str, start_round: Any) -> Any:
     return start_round
 
 
-@rule(*(f"secondary/{item.objective}" for item in ACTIONS if not item.several_units))
+@rule(*(item.ref for item in ACTIONS if not item.several_units))
 def completions_in_a_battle(name: str) -> int:
     """How many times one player can complete the action of that name in a battle: once a battle round at most (one
     unit starts it, or one PSYKER CHARACTER attempts it, a battle round), in each battle round where an action
@@ -120,6 +171,41 @@ def completions_in_a_battle(name: str) -> int:
     if action(name).several_units:  # Raise Banners: several units a battle round; no objective counts its completions
         raise ValueError(f"{name} can be started by several units a battle round")
     return sum(1 for start in range(1, BATTLE_ROUNDS + 1) if action_completion_round(name, start) != NEVER)
+
+
+#: The actions a unit performs across two battle rounds: started at the end of your Movement phase, completed at the
+#: end of your next Command phase.
+TWO_ROUND_REFS = tuple(item.ref for item in ACTIONS if item.completes is Completes.END_OF_NEXT_COMMAND_PHASE)
+
+
+@rule(*TWO_ROUND_REFS)
+def action_attempted_in_round(start_round: Any, completion_round: Any, battle_round: Any) -> Any:
+    """Whether an action a unit started in ``start_round`` is its one action attempt of ``battle_round`` ("A unit can
+    only attempt to perform one action per battle round"): in the round it was started only, not in a later
+    ``completion_round``, at the end of whose Command phase it completes (before any of the pack's actions can
+    start).
+
+    Interpretation: action-counts-in-its-start-round.
+    """
+    return start_round == battle_round
+
+
+@rule(*TWO_ROUND_REFS)
+def one_unit_completions(name: str) -> int:
+    """How many times one unit alone can complete the action of that name in a battle, starting it in every battle
+    round in which the reprinted action rules let it (ninth:performing-actions): 5, or 4 for one completed at the end
+    of the next Command phase (started in rounds 1 to 4; one started in round 5 is never completed).
+
+    Interpretation: action-counts-in-its-start-round.
+    """
+    completions, last_start = 0, NEVER
+    for battle_round in range(1, BATTLE_ROUNDS + 1):
+        attempted = last_start != NEVER and action_attempted_in_round(
+            last_start, action_completion_round(name, last_start), battle_round)
+        if ninth_actions.may_start_action(0, attempted_action_this_battle_round=attempted):
+            last_start = battle_round
+            completions += action_completion_round(name, battle_round) != NEVER
+    return completions
 
 
 # --------------------------------------------------------------------------

@@ -330,6 +330,21 @@ def terrain_collection_problems(battle_size: Any, collection: Sequence[TerrainDa
     return problems
 
 
+#: The steps after which a player provides a copy of their army roster for their opponent to read through.
+ROSTER_EXCHANGE_STEPS = (2, 3)
+
+
+@rule(MUSTER, GATHER)
+def opponent_army_roster_read(steps_completed: Any) -> Any:
+    """Whether a player has read their opponent's army roster once the first ``steps_completed`` steps are done:
+    from the end of step 2 (muster armies), so before either player gathers Tactical Terrain; step 3's exchange is a
+    second copy of the same roster.
+
+    Interpretation: army-roster-read-after-muster.
+    """
+    return steps_completed >= ROSTER_EXCHANGE_STEPS[0]
+
+
 @rule(ROSTER)
 def tactical_terrain_roster(collection: Sequence[TerrainDatasheet]) -> dict[str, Any]:
     """The Tactical Terrain roster of a collection: one line per datasheet (quantity, terrain points), the total
@@ -412,6 +427,13 @@ def terrain_setup_order(collection: Sequence[TerrainDatasheet]) -> list[TerrainD
     """The order a player sets up their collection: highest terrain points first; datasheets of equal cost in
     the order the player chose (the order they are listed in)."""
     return sorted(collection, key=lambda datasheet: -datasheet.points)
+
+
+@rule(TERRAIN_SETUP)
+def may_be_set_up_first(points: Any, highest_points: Any) -> Any:
+    """Whether a datasheet may be the first a player sets up (the one the terrain-marker rule puts by a terrain
+    marker): one of the highest terrain points cost in their collection, the player choosing among ties."""
+    return points >= highest_points
 
 
 @rule(TERRAIN_SETUP)
