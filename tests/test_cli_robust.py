@@ -494,3 +494,55 @@ def test_site_refuses_evidence_that_does_not_quote_its_line(capsys, tmp_path, mo
     line = one_line(err, "site")
     assert f"{restorations}: entry " in line and "quote is not on line 482 of 003_c70556b5c2348838.txt" in line
     assert not build.exists() or list(build.iterdir()) == []  # the folder made ready, nothing in it
+
+
+# --------------------------------------------------------------------------
+# Issue 21's fuzz campaign, case by case: each was a traceback (exit 70) or a silent acceptance
+# --------------------------------------------------------------------------
+
+GAME_TEXT = Path(GAME).read_text(encoding="utf-8")
+GAME_HEAD = GAME_TEXT.split("events:")[0]
+HOLD_2 = "{round: 2, player: attacker, when: end-of-command-phase, objective: take-and-hold, facts: {controlled: 2, opponent_controlled: 2}}"
+
+
+def _swapped_turn() -> str:
+    """The example game with the attacker's round-2 end of turn moved before their round-2 Command phase."""
+    lines = GAME_TEXT.split("\n")
+    at = next(n for n, line in enumerate(lines) if HOLD_2 in line)
+    lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    return "\n".join(lines)
+
+
+#: (game text, words of the one sentence): every one a traceback or a game accepted before.
+BAD_GAMES = {
+    "events-number": (GAME_HEAD + "events: 5\n", "events must be a list of scoring moments, not 5"),
+    "events-true": (GAME_HEAD + "events: true\n", "events must be a list of scoring moments, not true"),
+    "events-float": (GAME_HEAD + "events: 1.5\n", "events must be a list of scoring moments, not 1.5"),
+    "mixed-fact-keys": (GAME_TEXT.replace("facts: {controlled: 2, opponent_controlled: 2}",
+                                          "facts: {1: 0, x: 0, controlled: 2, opponent_controlled: 2}", 1),
+                        "Take and Hold needs the facts ['controlled', 'opponent_controlled']; unknown ['x', 1]"),
+    "deep-nesting": (GAME_TEXT.replace("controlled: 2, opponent", "controlled: " + "[" * 5000 + "]" * 5000
+                                       + ", opponent", 1), "not valid YAML or JSON"),
+    "5000-digit-round": (GAME_TEXT.replace("{round: 2,", "{round: " + "9" * 5000 + ",", 1),
+                         "line 13, column 13: not valid YAML or JSON (a number of 5,000 characters is too long"),
+    "duplicate-key": (GAME_TEXT.replace("{round: 2, player: attacker, when: end-of-command", "{round: 2, round: 3, "
+                                        "player: attacker, when: end-of-command", 1), "found the key 'round' twice"),
+    "command-phase-after-end-of-turn": (_swapped_turn(), "event 5 (take-and-hold, battle round 2, attacker): the end of "
+                                        "a player's Command phase comes before the end of their turn, and event 4 "
+                                        "already ended the attacker's turn in battle round 2"),
+    "10MB-mission": (GAME_TEXT.replace("mission: take-the-high-ground", "mission: " + "m" * 10_000_000, 1),
+                     "'mmmmmmmmmm"),
+    "long-objective": (GAME_TEXT.replace("objective: linebreaker", "objective: " + "o" * 5000, 1),
+                       "event 1 (ooooooooo"),
+}
+
+
+@pytest.mark.parametrize("text,words", BAD_GAMES.values(), ids=BAD_GAMES.keys())
+def test_a_bad_game_is_one_short_sentence(capsys, tmp_path, text, words):
+    game = tmp_path / "game.yaml"
+    game.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "score", str(game))
+    assert code == 2 and out == ""
+    line = one_line(err, "score")
+    assert line.startswith(f"rules40k score: {game}: ") and words in line, line
+    assert len(line) < 1500, f"{len(line)} characters: a long value was echoed whole"
