@@ -369,7 +369,8 @@ def plot_distribution(result, path: Path) -> None:
         axis.bar([str(k) for k in dist], [float(p) for p in dist.values()], color=BAR)
         axis.set_title(title)
         axis.set_ylabel("probability")
-    figure.suptitle(", ".join(w.name for w in result.scenario.weapons)[:90])
+    # The weapons' names as written: "$" in a name is a dollar sign, not the start of a mathtext formula.
+    figure.suptitle(", ".join(w.name for w in result.scenario.weapons)[:90], parse_math=False)
     figure.tight_layout()
     from rules40k import atomic
 
