@@ -910,6 +910,10 @@ def _check_outputs(args: argparse.Namespace) -> None:
     elif args.verb == "calc" and args.plot:
         output(args.plot)
     elif args.verb == "review":
+        if args.scheduler is not None:
+            from rules40k.review import sweep
+
+            sweep.check_scheduler_address(args.scheduler)
         if BUILD_ROOT.exists() and not BUILD_ROOT.is_dir():  # the revisions' snapshots are cached in it
             _build_folder(BUILD_ROOT)
         for path in (args.plot, args.save):

@@ -546,3 +546,34 @@ def test_a_bad_game_is_one_short_sentence(capsys, tmp_path, text, words):
     line = one_line(err, "score")
     assert line.startswith(f"rules40k score: {game}: ") and words in line, line
     assert len(line) < 1500, f"{len(line)} characters: a long value was echoed whole"
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["review", ""], "an empty version names nothing"),
+    (["review", "r" * 5000], "'rrrrrrrrrr"),
+    (["review", "HEAD", "--scheduler", "not a url"], "--scheduler 'not a url' is not a Dask scheduler address"),
+    (["review", "HEAD", "--scheduler", "tcp://127.0.0.1:99999"], "is not a Dask scheduler address"),
+    (["review", "HEAD", "--scheduler", "h" * 5000], "is not a Dask scheduler address"),
+], ids=["empty", "5000-characters", "scheduler-not-a-url", "scheduler-port", "scheduler-5000-characters"])
+def test_a_bad_review_version_or_scheduler_is_one_short_sentence(capsys, argv, words):
+    """`review ""` reviewed the current folder; a 5,000-character revision was a traceback; `--scheduler "not a url"`
+    printed Dask's traceback after its sentence."""
+    code, out, err = run(capsys, *argv, "--no-checks")
+    assert code == 2 and out == ""
+    line = one_line(err, "review")
+    assert words in line and len(line) < 300, line
+
+
+def test_a_tree_whose_code_ends_the_process_is_one_sentence(capsys, tmp_path):
+    """A copy whose rule module calls os._exit(0) at import: its snapshot ends at once, with no result to read."""
+    copy = tmp_path / "copy"
+    for name in ("rules", "rules40k", "properties", "spec"):
+        shutil.copytree(REPO / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    module = copy / "rules" / "core" / "objectives.py"
+    module.write_text(module.read_text(encoding="utf-8").replace(
+        "from __future__ import annotations\n", "from __future__ import annotations\nimport os\nos._exit(0)\n", 1),
+        encoding="utf-8")
+    code, out, err = run(capsys, "review", str(copy), str(copy), "--no-checks", "--no-sweep")
+    assert code == 2 and out == ""
+    assert f"the snapshot of the tree at {copy} ended without writing its result" in one_line(err, "review")
+    assert leftovers(copy / "build") == []
