@@ -308,39 +308,51 @@ def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, di
     return {"sections": out, "chapters": chapters}
 
 
+def quoted_on(quote: str, line: str) -> bool:
+    """Whether a line of a kept document reads a piece of evidence's quote (bold marks aside)."""
+    return quote.replace("**", "") in line.replace("**", "")
+
+
+def evidence(document: str = "core", root: Path = SPEC_ROOT):
+    """Every piece of evidence a ruleset's annotations hold, as (file, entry index from 1, entry, position, evidence);
+    the entries are not checked here (the loaders do that)."""
+    base = annotations_dir(document, root)
+    for path in [base / "restorations.yaml", *_files(document, root, "interpretations"),
+                 *_files(document, root, "findings")]:
+        for index, entry in enumerate(_load(path, list), 1):
+            for position, item in enumerate((entry.get("evidence") or []) if isinstance(entry, dict) else []):
+                yield path, index, entry, position, item
+
+
 def check_evidence(document: str = "core", root: Path = SPEC_ROOT) -> int:
     """Every piece of evidence (restorations, interpretations, findings) quotes a document spec/sources/ keeps, on
     the line it cites, so a reader can follow it to that line on the site; returns how many were checked. Run
     after the loaders, which check the fields."""
     held = spec.held_documents(root)
     texts: dict[str, list[str]] = {}
-    base = annotations_dir(document, root)
     checked = 0
-    for path in [base / "restorations.yaml", *_files(document, root, "interpretations"),
-                 *_files(document, root, "findings")]:
-        for index, entry in enumerate(_load(path, list), 1):
-            for position, item in enumerate(entry.get("evidence") or []):
-                name, line = item["document"], item["line"]
-                if name not in held:
-                    raise _problem(path, index, entry, ("evidence", position, "document"),
-                                   f"evidence[{position}] quotes {name!r}, which {root / 'sources'} does not keep "
-                                   "(keep a copy with `rules40k ingest --printing`)")
-                if name not in texts:
-                    try:
-                        texts[name] = held[name]["path"].read_text(encoding="utf-8").split("\n")
-                    except (OSError, UnicodeDecodeError) as error:
-                        raise AnnotationError(f"{held[name]['path']}: the kept copy of {name} cannot be read "
-                                              f"({getattr(error, 'strerror', None) or error})") from None
-                lines = texts[name]
-                total = len(lines) - (lines[-1] == "")
-                if line > total:
-                    raise _problem(path, index, entry, ("evidence", position, "line"),
-                                   f"evidence[{position}].line {line} is past the end of {name} ({total} lines)")
-                if item["quote"].replace("**", "") not in lines[line - 1].replace("**", ""):
-                    raise _problem(path, index, entry, ("evidence", position, "quote"),
-                                   f"evidence[{position}].quote is not on line {line} of {name}, which reads "
-                                   f"{shown(lines[line - 1])}")
-                checked += 1
+    for path, index, entry, position, item in evidence(document, root):
+        name, line = item["document"], item["line"]
+        if name not in held:
+            raise _problem(path, index, entry, ("evidence", position, "document"),
+                           f"evidence[{position}] quotes {name!r}, which {root / 'sources'} does not keep "
+                           "(keep a copy with `rules40k ingest --printing`)")
+        if name not in texts:
+            try:
+                texts[name] = held[name]["path"].read_text(encoding="utf-8").split("\n")
+            except (OSError, UnicodeDecodeError) as error:
+                raise AnnotationError(f"{held[name]['path']}: the kept copy of {name} cannot be read "
+                                      f"({getattr(error, 'strerror', None) or error})") from None
+        lines = texts[name]
+        total = len(lines) - (lines[-1] == "")
+        if line > total:
+            raise _problem(path, index, entry, ("evidence", position, "line"),
+                           f"evidence[{position}].line {line} is past the end of {name} ({total} lines)")
+        if not quoted_on(item["quote"], lines[line - 1]):
+            raise _problem(path, index, entry, ("evidence", position, "quote"),
+                           f"evidence[{position}].quote is not on line {line} of {name}, which reads "
+                           f"{shown(lines[line - 1])}")
+        checked += 1
     return checked
 
 
