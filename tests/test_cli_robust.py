@@ -577,3 +577,55 @@ def test_a_tree_whose_code_ends_the_process_is_one_sentence(capsys, tmp_path):
     assert code == 2 and out == ""
     assert f"the snapshot of the tree at {copy} ended without writing its result" in one_line(err, "review")
     assert leftovers(copy / "build") == []
+
+
+@pytest.fixture
+def not_a_report(tmp_path) -> Path:
+    path = tmp_path / "results.json"
+    path.write_text("{}\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["mutate", "--module", ""], "--module '' is not a rule module"),
+    (["mutate", "--module", "core.objectives", "--index", "999999"], "--index 999999: core.objectives has "),
+    (["mutate", "--module", "core.objectives", "--ref", ""], "'' is not a reference"),
+    (["mutate", "--module", "core.objectives", "--ref", "../../etc/passwd"], "'../../etc/passwd' is not a reference"),
+    (["mutate", "--module", "core.objectives", "--ref", "9" * 5000], "'999999999"),
+    (["verify", "--no-properties", "--ref", ""], "'' is not a reference"),
+    (["verify", "--no-properties", "--ref", "x" * 5000], "'xxxxxxxxx"),
+], ids=["mutate-module-empty", "mutate-index", "mutate-ref-empty", "mutate-ref-path", "mutate-ref-long",
+        "verify-ref-empty", "verify-ref-long"])
+def test_an_option_naming_nothing_is_one_sentence_before_any_work(capsys, tmp_path, argv, words):
+    """`--module ''` ran every module and `verify --ref ''` every check; `--index 999999` and a reference that is a
+    path were accepted; long references were printed back whole. Nothing is written."""
+    output = tmp_path / "out.json"
+    code, out, err = run(capsys, *argv, "--output", str(output))
+    assert code == 2 and out == ""
+    line = one_line(err, argv[0])
+    assert words in line and len(line) < 400, line
+    assert not output.exists()
+
+
+def test_a_whole_module_run_onto_a_file_that_is_not_a_report_is_refused_before_it_runs(capsys, not_a_report,
+                                                                                         monkeypatch):
+    from rules40k import mutate
+
+    monkeypatch.setattr(mutate, "run", lambda *a, **k: pytest.fail("the mutants ran"))
+    code, out, err = run(capsys, "mutate", "--module", "core.objectives", "--output", str(not_a_report))
+    assert code == 2
+    assert f"{not_a_report}: not a mutation report to add to" in one_line(err, "mutate")
+    assert not_a_report.read_text(encoding="utf-8") == "{}\n"
+
+
+@pytest.mark.parametrize("page", ["/etc/passwd", "../../etc/passwd", "x" * 5000, "index.txt"])
+def test_site_weight_measures_only_a_page_of_the_site(capsys, tmp_path, page):
+    """`--page /etc/passwd` passed the page check (then a 404 in Chromium); 5,000 characters were a traceback."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<html></html>", encoding="utf-8")
+    (site / "index.txt").write_text("not a page", encoding="utf-8")
+    code, out, err = run(capsys, "site-weight", "--site", str(site), "--page", page)
+    assert code == 2 and out == ""
+    line = one_line(err, "site-weight")
+    assert "not an HTML page of the built site" in line and len(line) < 300, line
