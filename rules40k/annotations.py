@@ -33,8 +33,8 @@ def _load(path: Path, expected: type) -> Any:
     except yaml.YAMLError as error:
         raise AnnotationError(f"{path}:{safe_yaml.place(error)} is not valid YAML ({safe_yaml.problem(error)})") \
             from None
-    if data is None:
-        return expected()
+    if data is None:  # an empty or `null` file would silently drop every entry it held
+        raise AnnotationError(f"{path}: the file is empty (or null): write its entries, or delete the file")
     if not isinstance(data, expected):
         raise AnnotationError(f"{path}: expected a {expected.__name__} at the top level")
     return data
@@ -356,15 +356,30 @@ def check_evidence(document: str = "core", root: Path = SPEC_ROOT) -> int:
     return checked
 
 
+def _document_lines(document: str, root: Path) -> int | None:
+    """How many lines the ruleset's own document has (the one an example's source.line points into), or None when
+    spec/sources/ keeps no readable copy of it."""
+    try:
+        lines = (root / "sources" / f"{document}.txt").read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return len(lines) - (lines[-1] == "")
+
+
 def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     """Worked examples as data, from every file in annotations/examples/."""
     folder = annotations_dir(document, root) / "examples"
     records: list[tuple[Path, int, dict]] = []
+    total = _document_lines(document, root)
     for path in sorted(folder.glob("*.yaml")):
         for index, entry in enumerate(_load(path, list), 1):
             _entry(path, index, entry, EXAMPLE)
             _check_ref(path, index, entry, ("ref",), document, root)
             _check_call(path, index, entry)
+            line = entry["source"].get("line")
+            if line is not None and total is not None and line > total:
+                raise _problem(path, index, entry, ("source", "line"),
+                               f"source.line {line} is past the end of the {document} document ({total} lines)")
             records.append((path, index, entry))
     _unique(records)
     return [{**entry, "file": str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)}

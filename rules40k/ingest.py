@@ -172,8 +172,7 @@ class Layout:
         for key in data:
             if key not in cls.KEYS:
                 raise IngestError(f"{path}: unknown key {shown(key)} (expected {', '.join(cls.KEYS)})")
-        if not isinstance(data["document"], dict):
-            raise IngestError(f"{path}: 'document' must be a mapping (title, edition, version, publisher)")
+        check_document_metadata(data["document"], path)
         blocks = data.get("blocks") or []
         drops = data.get("drop") or []
         for part, entries in (("blocks", blocks), ("drop", drops)):
@@ -934,6 +933,20 @@ def _sections_files(document: Path, annotations: Path, document_name: str) -> tu
 
 
 INGESTERS = {"core": _core_files, "sections": _sections_files}
+
+
+DOCUMENT_KEYS = ("title", "edition", "version", "publisher")
+
+
+def check_document_metadata(document: Any, path: Path) -> None:
+    """A layout's ``document``: the provenance ingest writes beside the text, each of its keys a line of text."""
+    if not isinstance(document, dict):
+        raise IngestError(f"{path}: 'document' must be a mapping ({', '.join(DOCUMENT_KEYS)})")
+    for key, value in document.items():
+        if key not in DOCUMENT_KEYS:
+            raise IngestError(f"{path}: document: unknown key {shown(key)} (expected {', '.join(DOCUMENT_KEYS)})")
+        if not isinstance(value, str) or not value.strip() or "\n" in value.strip():
+            raise IngestError(f"{path}: document.{key} must be one line of text, not {shown(value)}")
 
 
 def check_spec_folder(spec_root: Path) -> None:

@@ -5,6 +5,7 @@ a damage that leaves the document equivalent (whitespace) still ingests to the c
 from __future__ import annotations
 
 import contextlib
+import re
 import io
 import os
 import shutil
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 import yaml
@@ -472,3 +474,47 @@ def test_re_keeping_a_printing_keeps_its_title_and_a_long_name_is_refused(tmp_pa
     code, err = _run(["ingest", str(document), "--ruleset", "ninth", "--printing", "x" * 300, "--spec",
                       str(kept_spec)])
     assert code == 2 and "at most 40 characters" in err and len(err) < 300, err
+
+
+def _replace_first(old: str, new: str) -> Callable[[str], str]:
+    def change(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new, 1)
+    return change
+
+
+#: Issue 21's bad annotations that `coverage` let through (exit 0), each with the words of its one sentence.
+OVERWATCH = Path("ninth/annotations/examples/overwatch.yaml")
+BAD_ANNOTATIONS = {
+    "empty examples file": (OVERWATCH, lambda text: "", "the file is empty (or null)"),
+    "null examples file": (OVERWATCH, lambda text: "null\n", "the file is empty (or null)"),
+    "null findings file": (next(p.relative_to(SPEC) for p in sorted((SPEC / "core" / "annotations" / "findings")
+                                                                    .glob("*.yaml"))),
+                           lambda text: "~\n", "the file is empty (or null)"),
+    "source line past the end": (OVERWATCH, lambda text: re.sub(r"line: \d+", "line: 999999", text, count=1),
+                                 "source.line 999999 is past the end of the ninth document"),
+    "call of no module": (OVERWATCH, lambda text: re.sub(r"call: [\w.]+", "call: rules.ninth.no_such.function",
+                                                         text, count=1), "names no module of the rules package"),
+    "layout document wrong type": (Path("missionpack/annotations/layout.yaml"),
+                                   _replace_first("  publisher: Games Workshop", "  publisher: [1, 2]"),
+                                   "document.publisher must be one line of text, not '[1, 2]'"),
+    "layout document unknown key": (Path("ninth/annotations/layout.yaml"),
+                                    _replace_first("  publisher: Games Workshop", "  publisher: Games Workshop\n"
+                                                   "  colour: red"), "document: unknown key 'colour'"),
+    "core layout document wrong type": (Path("core/annotations/layout.yaml"),
+                                        _replace_first("  publisher: Games Workshop", "  publisher: 7"),
+                                        "document.publisher must be one line of text, not '7'"),
+}
+
+
+@pytest.mark.parametrize("relative,change,words", BAD_ANNOTATIONS.values(), ids=BAD_ANNOTATIONS.keys())
+def test_each_kind_of_bad_annotation_stops_coverage(spec_copy, relative, change, words):
+    path = spec_copy / relative
+    original = path.read_bytes()
+    path.write_text(change(original.decode("utf-8")), encoding="utf-8")
+    try:
+        code, err = _run(["coverage", "--ruleset", relative.parts[0]])
+        assert code == 2, f"{relative}: exit {code}, {err!r}"
+        assert len(err.split("\n")) == 1 and err.startswith(f"rules40k coverage: {path}") and words in err, err
+    finally:
+        path.write_bytes(original)
