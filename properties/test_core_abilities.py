@@ -75,7 +75,7 @@ def test_every_printed_form_is_read_as_printed(case):
 @st.composite
 def refused_abilities(draw) -> str:
     """A string in an ability's shape that chapter 24 does not print (or a number too large for any ability)."""
-    kind = draw(st.sampled_from(["huge", "anti", "fnp-range", "fnp-form", "missing", "plain-number"]))
+    kind = draw(st.sampled_from(["huge", "anti", "fnp-range", "fnp-form", "missing", "plain-number", "plus"]))
     if kind == "huge":
         digits = draw(st.integers(10, 30))
         return f"[{draw(st.sampled_from(REQUIRED + OPTIONAL))} {'9' * digits}]"
@@ -85,6 +85,8 @@ def refused_abilities(draw) -> str:
         return f"[FEEL NO PAIN {draw(st.integers(0, 99).filter(lambda t: not 2 <= t <= 6))}+]"
     if kind == "fnp-form":  # Feel No Pain always takes the form X+ (24.12)
         return draw(st.sampled_from(["[FEEL NO PAIN]", "[FEEL NO PAIN 5]", "[FEEL NO PAIN D6+]", "[FEEL NO PAIN D3]"]))
+    if kind == "plus":  # only ANTI and Feel No Pain print an X+ (24.03, 24.12)
+        return f"[{draw(st.sampled_from(REQUIRED + OPTIONAL))} {draw(st.sampled_from(['1', '2', 'D3', 'D6']))}+]"
     if kind == "missing":
         return f"[{draw(st.sampled_from(REQUIRED))}]"
     return f"[{draw(st.sampled_from(sorted(core_abilities.PLAIN)))} {draw(st.integers(1, 6))}]"
@@ -100,9 +102,13 @@ def refused_abilities(draw) -> str:
 @example("[FEEL NO PAIN 5]")
 @example("[FEEL NO PAIN D6+]")
 @example("[SUSTAINED HITS]")
+@example("[RAPID FIRE 2+]")
+@example("[BLAST 2+]")
+@example("[SUSTAINED HITS D3+]")
 def test_forms_chapter_24_does_not_print_are_refused(text):
     """ANTI and Feel No Pain outside 2+ to 6+, Feel No Pain without its X+, an ability that needs a number
-    without one, a plain ability with one, and numbers of ten digits or more: one AbilityError each."""
+    without one, a plain ability with one, an X+ on any other ability, and numbers of ten digits or more: one
+    AbilityError each."""
     with pytest.raises(AbilityError):
         core_abilities.parse_ability(text)
 

@@ -21,5 +21,10 @@ def shown(value: Any, limit: int = 60) -> str:
         return "an object"
     if isinstance(value, int) and value.bit_length() > 4 * limit:  # repr() itself fails past 4300 digits
         return f"a {'negative ' if value < 0 else ''}number of more than {limit} digits"
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return cut(repr(value), limit)
+
+
+def cut(text: str, limit: int = 60) -> str:
+    """``text`` unquoted, cut to ``limit`` characters (the last one "…") when longer: for a name inside a sentence."""
+    short = text if len(text) <= limit else text[:limit - 1] + "…"
+    return "".join(c if c.isprintable() else " " for c in short)  # one line, and no lone surrogate to print

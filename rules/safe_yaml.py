@@ -5,6 +5,7 @@ the concept maps, a game for ``rules40k score``), so each promise below holds fo
 
 - no Python object is built from a tag (the safe loader);
 - a key written twice in one mapping is refused (YAML would keep the last one silently);
+- a whole number too long for ``int()`` (more than 4,300 digits) is refused at its place;
 - anchors and aliases may repeat a value (the domain pins do), but a document whose aliases repeat more than
   ``MAX_REPEATED_VALUES`` values in all is refused, and so is an alias inside the value it names (an endless
   value). A "billion laughs" of 1.7 KB would otherwise expand to 10^9 values and exhaust memory in whatever
@@ -48,6 +49,18 @@ class Loader(_Base):  # type: ignore[misc,valid-type]
                                                             key_node.start_mark)
                 seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_int(self, node):
+        """A whole number, or a refusal at its place: ``int()`` reads at most 4,300 digits and raises a bare
+        ValueError past them."""
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:
+            raise yaml.constructor.ConstructorError(None, None, f"a number of {len(node.value):,} characters is "
+                                                    "too long to read", node.start_mark) from None
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
 
 
 def check_aliases(text: str) -> None:

@@ -143,6 +143,8 @@ def _text(value: Any, where: str) -> str:
         raise ScenarioError(f"{where} must be a string, not {shown(value)}")
     if len(value) > MAX_TEXT:
         raise ScenarioError(f"{where} must be at most {MAX_TEXT} characters, not {len(value)} ({shown(value)})")
+    if any("\ud800" <= c <= "\udfff" for c in value):  # JSON's "\udc80" escape: no text can be printed from it
+        raise ScenarioError(f"{where} holds a lone surrogate ({shown(value)}), which is not a character")
     return value
 
 
@@ -260,8 +262,16 @@ def read_weapon(data: Any, where: str) -> WeaponSpec:
         raise ScenarioError(f"{where}.AP must be 0 or a negative whole number down to -6, not {shown(ap)}")
     damage = _dice(data["D"], f"{where}.D")
     abilities = tuple(_ability(text, f"{where}.abilities[{i}]") for i, text in enumerate(abilities_raw))
+    melee = _bool(data.get("melee", False), f"{where}.melee")
+    for i, ability in enumerate(abilities):
+        if ability.name in core_abilities.NOT_WEAPON_ABILITIES:
+            raise ScenarioError(f"{where}.abilities[{i}]: {ability.name} is a unit's or model's ability, not a "
+                                "weapon's (24.01: weapon abilities are the ones in square brackets)")
+        if melee and ability.name in core_abilities.RANGED_ONLY_ABILITIES:
+            raise ScenarioError(f"{where}.abilities[{i}]: [{ability.name}] only acts when a weapon shoots, and "
+                                "this weapon is melee")
     return WeaponSpec(name=name, count=count, A=attacks, skill=skill, S=strength, AP=ap, D=damage,
-                      abilities=abilities, melee=_bool(data.get("melee", False), f"{where}.melee"))
+                      abilities=abilities, melee=melee)
 
 
 def read_model(data: Any, where: str) -> ModelSpec:
@@ -316,6 +326,9 @@ def read_choices(data: Any, where: str, group_names: set[str]) -> Choices:
             unknown = [v for v in names if v not in group_names]
             if unknown:
                 raise ScenarioError(f"{here} names {shown(unknown[0])}, which is not a model in the target")
+            twice = [v for i, v in enumerate(names) if v in names[:i]]
+            if twice:
+                raise ScenarioError(f"{here} names {shown(twice[0])} twice: each group has one place in the order")
             values[key] = tuple(names)
     return Choices(**values)
 
@@ -335,7 +348,7 @@ def read_scenario(data: Any, source: str = "scenario") -> Scenario:
         weapons = _list(top["weapons"], "weapons", MAX_WEAPONS, least=1)
         target = _mapping(top["target"], "target", _TARGET_KEYS, {"models"})
         models = _list(target["models"], "target.models", MAX_TARGET_MODELS, least=1)
-        keywords = [_text(k, f"target.keywords[{i}]")
+        keywords = [_name(k, f"target.keywords[{i}]")
                     for i, k in enumerate(_list(target.get("keywords", []), "target.keywords", MAX_LIST))]
         abilities = [_target_ability(a, f"target.abilities[{i}]")
                      for i, a in enumerate(_list(target.get("abilities", []), "target.abilities", MAX_LIST))]

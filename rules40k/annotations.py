@@ -33,8 +33,8 @@ def _load(path: Path, expected: type) -> Any:
     except yaml.YAMLError as error:
         raise AnnotationError(f"{path}:{safe_yaml.place(error)} is not valid YAML ({safe_yaml.problem(error)})") \
             from None
-    if data is None:
-        return expected()
+    if data is None:  # an empty or `null` file would silently drop every entry it held
+        raise AnnotationError(f"{path}: the file is empty (or null): write its entries, or delete the file")
     if not isinstance(data, expected):
         raise AnnotationError(f"{path}: expected a {expected.__name__} at the top level")
     return data
@@ -311,51 +311,78 @@ def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, di
     return {"sections": out, "chapters": chapters}
 
 
+def quoted_on(quote: str, line: str) -> bool:
+    """Whether a line of a kept document reads a piece of evidence's quote (bold marks aside)."""
+    return quote.replace("**", "") in line.replace("**", "")
+
+
+def evidence(document: str = "core", root: Path = SPEC_ROOT):
+    """Every piece of evidence a ruleset's annotations hold, as (file, entry index from 1, entry, position, evidence);
+    the entries are not checked here (the loaders do that)."""
+    base = annotations_dir(document, root)
+    for path in [base / "restorations.yaml", *_files(document, root, "interpretations"),
+                 *_files(document, root, "findings")]:
+        for index, entry in enumerate(_load(path, list), 1):
+            for position, item in enumerate((entry.get("evidence") or []) if isinstance(entry, dict) else []):
+                yield path, index, entry, position, item
+
+
 def check_evidence(document: str = "core", root: Path = SPEC_ROOT) -> int:
     """Every piece of evidence (restorations, interpretations, findings) quotes a document spec/sources/ keeps, on
     the line it cites, so a reader can follow it to that line on the site; returns how many were checked. Run
     after the loaders, which check the fields."""
     held = spec.held_documents(root)
     texts: dict[str, list[str]] = {}
-    base = annotations_dir(document, root)
     checked = 0
-    for path in [base / "restorations.yaml", *_files(document, root, "interpretations"),
-                 *_files(document, root, "findings")]:
-        for index, entry in enumerate(_load(path, list), 1):
-            for position, item in enumerate(entry.get("evidence") or []):
-                name, line = item["document"], item["line"]
-                if name not in held:
-                    raise _problem(path, index, entry, ("evidence", position, "document"),
-                                   f"evidence[{position}] quotes {name!r}, which {root / 'sources'} does not keep "
-                                   "(keep a copy with `rules40k ingest --printing`)")
-                if name not in texts:
-                    try:
-                        texts[name] = held[name]["path"].read_text(encoding="utf-8").split("\n")
-                    except (OSError, UnicodeDecodeError) as error:
-                        raise AnnotationError(f"{held[name]['path']}: the kept copy of {name} cannot be read "
-                                              f"({getattr(error, 'strerror', None) or error})") from None
-                lines = texts[name]
-                total = len(lines) - (lines[-1] == "")
-                if line > total:
-                    raise _problem(path, index, entry, ("evidence", position, "line"),
-                                   f"evidence[{position}].line {line} is past the end of {name} ({total} lines)")
-                if item["quote"].replace("**", "") not in lines[line - 1].replace("**", ""):
-                    raise _problem(path, index, entry, ("evidence", position, "quote"),
-                                   f"evidence[{position}].quote is not on line {line} of {name}, which reads "
-                                   f"{shown(lines[line - 1])}")
-                checked += 1
+    for path, index, entry, position, item in evidence(document, root):
+        name, line = item["document"], item["line"]
+        if name not in held:
+            raise _problem(path, index, entry, ("evidence", position, "document"),
+                           f"evidence[{position}] quotes {name!r}, which {root / 'sources'} does not keep "
+                           "(keep a copy with `rules40k ingest --printing`)")
+        if name not in texts:
+            try:
+                texts[name] = held[name]["path"].read_text(encoding="utf-8").split("\n")
+            except (OSError, UnicodeDecodeError) as error:
+                raise AnnotationError(f"{held[name]['path']}: the kept copy of {name} cannot be read "
+                                      f"({getattr(error, 'strerror', None) or error})") from None
+        lines = texts[name]
+        total = len(lines) - (lines[-1] == "")
+        if line > total:
+            raise _problem(path, index, entry, ("evidence", position, "line"),
+                           f"evidence[{position}].line {line} is past the end of {name} ({total} lines)")
+        if not quoted_on(item["quote"], lines[line - 1]):
+            raise _problem(path, index, entry, ("evidence", position, "quote"),
+                           f"evidence[{position}].quote is not on line {line} of {name}, which reads "
+                           f"{shown(lines[line - 1])}")
+        checked += 1
     return checked
+
+
+def _document_lines(document: str, root: Path) -> int | None:
+    """How many lines the ruleset's own document has (the one an example's source.line points into), or None when
+    spec/sources/ keeps no readable copy of it."""
+    try:
+        lines = (root / "sources" / f"{document}.txt").read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return len(lines) - (lines[-1] == "")
 
 
 def examples(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
     """Worked examples as data, from every file in annotations/examples/."""
     folder = annotations_dir(document, root) / "examples"
     records: list[tuple[Path, int, dict]] = []
+    total = _document_lines(document, root)
     for path in sorted(folder.glob("*.yaml")):
         for index, entry in enumerate(_load(path, list), 1):
             _entry(path, index, entry, EXAMPLE)
             _check_ref(path, index, entry, ("ref",), document, root)
             _check_call(path, index, entry)
+            line = entry["source"].get("line")
+            if line is not None and total is not None and line > total:
+                raise _problem(path, index, entry, ("source", "line"),
+                               f"source.line {line} is past the end of the {document} document ({total} lines)")
             records.append((path, index, entry))
     _unique(records)
     return [{**entry, "file": str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)}

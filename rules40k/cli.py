@@ -125,9 +125,9 @@ def _known_ref(ref: str, document: str) -> dict:
     sections = spec.sections(document)
     if ref not in sections:
         if not spec.is_well_formed(ref):
-            raise UsageError(f"{ref!r} is not a reference (expected NN.NN, e.g. 05.02, appendix/<slug>, "
+            raise UsageError(f"{_shown(ref)} is not a reference (expected NN.NN, e.g. 05.02, appendix/<slug>, "
                              "or a slug path such as secondary/linebreaker)")
-        raise UsageError(f"{ref!r} is not a section of the {document} spec (see `rules40k coverage --ruleset {document}`)")
+        raise UsageError(f"{_shown(ref)} is not a section of the {document} spec (see `rules40k coverage --ruleset {document}`)")
     return sections[ref]
 
 
@@ -198,10 +198,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     name = _ruleset_name(args, default=None)
     ref = None
-    if args.ref:
+    if args.ref is not None:  # `--ref ''` names no section; it must not mean every section
         name, ref = _ruleset_and_ref(args)
     validate.validate([name] if name else None)  # every annotation file, before any check runs
-    if ref:
+    if ref is not None:
         _known_ref(ref, name)
     console = _console()
     with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -373,7 +373,8 @@ def plot_distribution(result, path: Path) -> None:
         axis.bar([str(k) for k in dist], [float(p) for p in dist.values()], color=BAR)
         axis.set_title(title)
         axis.set_ylabel("probability")
-    figure.suptitle(", ".join(w.name for w in result.scenario.weapons)[:90])
+    # The weapons' names as written: "$" in a name is a dollar sign, not the start of a mathtext formula.
+    figure.suptitle(", ".join(w.name for w in result.scenario.weapons)[:90], parse_math=False)
     figure.tight_layout()
     from rules40k import atomic
 
@@ -717,7 +718,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     ruleset = _ruleset_name(args, default=None)
     names = [ruleset] if ruleset else list(spec.rulesets())
     modules = [m for name in names for m in mutate.modules_of(name)]
-    if args.module:
+    if args.module is not None:  # `--module ''` names no module; it must not mean every module
         wanted = args.module if args.module.startswith("rules.") else f"rules.{args.module}"
         if wanted not in modules:
             raise UsageError(f"--module {_shown(args.module)} is not a rule module of "
@@ -725,7 +726,19 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         modules = [wanted]
     if args.index and not args.module:
         raise UsageError("--index needs --module: mutants are numbered within their module")
-    ref = spec.qualify(ruleset or spec.DEFAULT_RULESET, args.ref) if args.ref else None
+    if args.index and max(args.index) >= len(mutate.mutants(modules[0])):
+        raise UsageError(f"--index {max(args.index)}: {args.module} has {len(mutate.mutants(modules[0]))} mutants, "
+                         "numbered from 0")
+    ref = None
+    if args.ref is not None:
+        args.ruleset = ruleset
+        name, local = _ruleset_and_ref(args)
+        _known_ref(local, name)
+        ref = spec.qualify(name, local)
+    complete = ref is None and args.sample is None and not args.index
+    output = Path(args.output)
+    if complete and output.exists():  # before the run: a whole-module run adds to the report it names
+        _mutation_report(output)
     console = _console()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=args.json) as bar:
@@ -737,13 +750,11 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         report = mutate.run(modules, ref=ref, sample_size=args.sample, jobs=args.jobs, timeout=args.timeout,
                             seed=args.seed, progress=progress, indexes=set(args.index) if args.index else None,
                             killed_before=_killed_before(args, modules) if args.recheck else None)
-    complete = ref is None and args.sample is None and not args.index
-    output = Path(args.output)
     with mutate.report_lock(output) if complete else contextlib.nullcontext():  # other modules' runs may end now
         if complete and output.exists():  # a whole-module run updates those modules in the accumulated report
             try:
-                report = mutate.merge(json.loads(output.read_text(encoding="utf-8")), report)
-            except (ValueError, KeyError, TypeError):
+                report = mutate.merge(_mutation_report(output), report)
+            except (KeyError, TypeError):
                 raise UsageError(f"{output}: not a mutation report to add to (delete it, or name another --output)")
         atomic.write_text(output, json.dumps(report, indent=1, sort_keys=True) + "\n")
     if args.json:
@@ -768,6 +779,19 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         if function["module"] in modules and not function["called"]:
             console.print(f"not called by any check it faces: {name}", markup=False, highlight=False)
     return 0
+
+
+def _mutation_report(path: Path) -> dict:
+    """An existing mutation report a whole-module run adds to, or one sentence: any other file (results.json, {}) is
+    never merged into and replaced."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        report = None
+    if not (isinstance(report, dict) and isinstance(report.get("modules"), dict)
+            and isinstance(report.get("mutants"), list) and isinstance(report.get("functions"), dict)):
+        raise UsageError(f"{path}: not a mutation report to add to (delete it, or name another --output)")
+    return report
 
 
 def _killed_before(args: argparse.Namespace, modules: list[str]) -> dict:
@@ -984,6 +1008,10 @@ def _check_outputs(args: argparse.Namespace) -> None:
     elif args.verb == "calc" and args.plot:
         output(args.plot)
     elif args.verb == "review":
+        if args.scheduler is not None:
+            from rules40k.review import sweep
+
+            sweep.check_scheduler_address(args.scheduler)
         if BUILD_ROOT.exists() and not BUILD_ROOT.is_dir():  # the revisions' snapshots are cached in it
             _build_folder(BUILD_ROOT)
         for path in (args.plot, args.save):

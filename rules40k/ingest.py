@@ -172,8 +172,7 @@ class Layout:
         for key in data:
             if key not in cls.KEYS:
                 raise IngestError(f"{path}: unknown key {shown(key)} (expected {', '.join(cls.KEYS)})")
-        if not isinstance(data["document"], dict):
-            raise IngestError(f"{path}: 'document' must be a mapping (title, edition, version, publisher)")
+        check_document_metadata(data["document"], path)
         blocks = data.get("blocks") or []
         drops = data.get("drop") or []
         for part, entries in (("blocks", blocks), ("drop", drops)):
@@ -250,7 +249,37 @@ def read_document(path: Path) -> list[Line]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise IngestError(f"{path}: byte {error.start} is not valid UTF-8") from None
-    return [Line(i, r, clean_line(r)) for i, r in enumerate(text.split("\n"), 1)]
+    # Refused rather than cleaned, for every ruleset alike: the stored copy and its sha256 are the document's own
+    # bytes, so a copy with a BOM, CRLF line ends or a NUL byte would be stored as another document.
+    if text.startswith("\ufeff"):
+        raise IngestError(f"{path}: line 1 starts with a byte-order mark (U+FEFF); save the document as UTF-8 "
+                          "without one")
+    for problem, words in (("\r", "ends with a carriage return (CRLF line ends); save the document with \\n line "
+                                  "ends"), ("\0", "holds a NUL byte, which no text has")):
+        if problem in text:
+            line = text.count("\n", 0, text.index(problem)) + 1
+            raise IngestError(f"{path}: line {line} {words}")
+    lines = text.split("\n")
+    check_no_repeat(lines, path)
+    return [Line(i, r, clean_line(r)) for i, r in enumerate(lines, 1)]
+
+
+REPEAT_SPAN = 400  # paragraphs: the longest block whose second printing right after the first is looked for
+REPEAT_TEXT = 40  # characters: paragraphs holding this much text printed twice in a row are a paste, not a layout
+
+
+def check_no_repeat(lines: list[str], path: Path) -> None:
+    """No block printed twice in a row: paragraphs of REPEAT_TEXT characters or more followed at once by the same
+    paragraphs again. No seed does so; shorter runs do repeat (the mission pack's cover prints "WARHAMMER 40,000"
+    twice, the quick-reference sheet its heading "BENEFIT OF COVER (BOC)"), so they are let through."""
+    text = [(number, line.strip()) for number, line in enumerate(lines, 1) if line.strip()]
+    words = [line for _, line in text]
+    for at, first in enumerate(words):
+        for size in range(1, min(REPEAT_SPAN, (len(words) - at) // 2) + 1):
+            if first == words[at + size] and words[at:at + size] == words[at + size:at + 2 * size] and sum(
+                    len(line) for line in words[at:at + size]) >= REPEAT_TEXT:
+                raise IngestError(f"{path}: line {text[at + size][0]} repeats the {'paragraphs' if size > 1 else 'line'}"
+                                  f" from line {text[at][0]} ({shown(first)}): a block printed twice")
 
 
 def contents_chapters(lines: list[Line], path: Path) -> dict[str, str]:
@@ -508,8 +537,9 @@ class Structure:
     appendix: list[str]
     faqs: int
     last_line: str
+    first_line: str
 
-    KEYS = ("chapters", "appendix", "faqs", "last_line")
+    KEYS = ("chapters", "appendix", "faqs", "first_line", "last_line")
     CHAPTER_KEYS = ("number", "title", "sections", "last", "printed")
 
     @classmethod
@@ -566,9 +596,11 @@ class Structure:
         faqs = data["faqs"]
         if isinstance(faqs, bool) or not isinstance(faqs, int) or faqs < 1:
             raise IngestError(f"{path}: 'faqs' must be a whole number from 1, not {shown(faqs)}")
-        if not (isinstance(data["last_line"], str) and data["last_line"].strip()):
-            raise IngestError(f"{path}: 'last_line' must be the document's last line")
-        return cls(path, [dict(c) for c in chapters], list(appendix), faqs, " ".join(data["last_line"].split()))
+        for key in ("first_line", "last_line"):
+            if not (isinstance(data[key], str) and data[key].strip()):
+                raise IngestError(f"{path}: {key!r} must be the document's {key.split('_')[0]} line of text")
+        return cls(path, [dict(c) for c in chapters], list(appendix), faqs, " ".join(data["last_line"].split()),
+                   " ".join(data["first_line"].split()))
 
     def printed(self) -> list[str]:
         """Every numbered section printing the document must have, in order."""
@@ -583,6 +615,11 @@ class Structure:
 
     def check(self, lines: list[Line], contents: dict[str, str], blocks: list[Block], path: Path) -> None:
         """Raise, naming the line, the first way the document departs from this shape."""
+        first = next((line for line in lines if line.text), None)
+        if first is not None and " ".join(first.text.split()) != self.first_line:
+            raise IngestError(f"{path}: line {first.number}: the document's first line of text reads "
+                              f"{shown(first.text)}, not {shown(self.first_line)} as {self.path.name} says; "
+                              "something comes before it, or it is changed")
         self._check_contents(lines, contents, path)
         self._check_sections(blocks, path)
         self._check_appendix(blocks, path)
@@ -898,6 +935,20 @@ def _sections_files(document: Path, annotations: Path, document_name: str) -> tu
 INGESTERS = {"core": _core_files, "sections": _sections_files}
 
 
+DOCUMENT_KEYS = ("title", "edition", "version", "publisher")
+
+
+def check_document_metadata(document: Any, path: Path) -> None:
+    """A layout's ``document``: the provenance ingest writes beside the text, each of its keys a line of text."""
+    if not isinstance(document, dict):
+        raise IngestError(f"{path}: 'document' must be a mapping ({', '.join(DOCUMENT_KEYS)})")
+    for key, value in document.items():
+        if key not in DOCUMENT_KEYS:
+            raise IngestError(f"{path}: document: unknown key {shown(key)} (expected {', '.join(DOCUMENT_KEYS)})")
+        if not isinstance(value, str) or not value.strip() or "\n" in value.strip():
+            raise IngestError(f"{path}: document.{key} must be one line of text, not {shown(value)}")
+
+
 def check_spec_folder(spec_root: Path) -> None:
     """The spec folder an ingest writes into must exist: it holds the annotations the ingest reads, and the ingest
     creates nothing outside it (``--spec /nonexistent/spec`` once created /nonexistent)."""
@@ -970,6 +1021,43 @@ def write_spec(document: Path, document_name: str, spec_root: Path, annotations:
 
 
 PRINTING = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_PRINTING = 40  # characters of a printing's name, which names two files
+REPEATED_OPENING = 10  # lines of text after its first that, found again in order, show a document pasted twice
+
+
+def check_printing_copy(document: Path, lines: list[str]) -> None:
+    """A copy of a printing has text, once: an empty copy, or one whose second half repeats its first (pasted
+    twice), is refused with the line where the repeat starts."""
+    text = [(number, line.strip()) for number, line in enumerate(lines, 1) if line.strip()]
+    if not text:
+        raise IngestError(f"{document}: the document has no text")
+    # Its opening lines again further on: the second copy's first line may be joined to the first copy's last.
+    opening = [line for _, line in text[1:1 + REPEATED_OPENING]]
+    for at in range(2, len(text) - REPEATED_OPENING + 1):
+        if [line for _, line in text[at:at + REPEATED_OPENING]] == opening:
+            raise IngestError(f"{document}: line {text[at - 1][0]} starts the document again (is it pasted twice?)")
+
+
+def check_quotes_still_hold(document: Path, lines: list[str], original_name: str, spec_root: Path) -> None:
+    """Re-keeping a printing that evidence quotes: every quote of it must still be on its line of the new copy, so a
+    copy cut short, with lines deleted or added, or of other text is refused at the first quote it loses."""
+    from rules40k import annotations
+
+    quoted = False
+    for name in spec_access.rulesets(spec_root):
+        for path, index, entry, position, item in annotations.evidence(name, spec_root):
+            if not isinstance(item, dict) or item.get("document") != original_name:
+                continue
+            line = item.get("line")
+            if isinstance(line, int) and not (1 <= line <= len(lines) and annotations.quoted_on(
+                    str(item.get("quote")), lines[line - 1])):
+                raise IngestError(f"{document}: line {line} does not read what {path} (entry {index}, "
+                                  f"evidence[{position}]) quotes from the kept copy, {shown(item.get('quote'))}: "
+                                  "is this copy cut short or changed?")
+            quoted = True
+    if quoted and document.name != original_name:  # the evidence names the copy by the name it arrived as
+        raise IngestError(f"{document}: the evidence quotes this printing as {shown(original_name)}; keep the copy "
+                          "under that file name")
 
 
 def keep_printing(document: Path, document_name: str, printing: str, spec_root: Path, title: str = "") -> dict:
@@ -981,9 +1069,11 @@ def keep_printing(document: Path, document_name: str, printing: str, spec_root: 
         spec_access.ruleset(document_name)
     except spec_access.RulesetError as error:
         raise IngestError(str(error)) from None
-    if not PRINTING.match(printing):
-        raise IngestError(f"the printing name {printing!r} must be lower-case words joined by hyphens (e.g. web)")
-    read_document(document)  # readable and UTF-8, or one sentence
+    if not PRINTING.match(printing) or len(printing) > MAX_PRINTING:
+        raise IngestError(f"the printing name {shown(printing)} must be lower-case words joined by hyphens, at most "
+                          f"{MAX_PRINTING} characters (e.g. web)")
+    lines = [line.raw for line in read_document(document)]  # readable and UTF-8, or one sentence
+    check_printing_copy(document, lines)
     raw = document.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
     stem = f"{document_name}-{printing}"
@@ -1001,6 +1091,11 @@ def keep_printing(document: Path, document_name: str, printing: str, spec_root: 
     sources = spec_root / "sources"
     if sources.exists() and not sources.is_dir():
         raise IngestError(f"{sources}: is a file where the kept documents belong")
+    kept_before = sources / f"{stem}.yaml"
+    if kept_before.is_file():  # the same printing kept again: its title stays, and its quotes must still hold
+        before = spec_access.load_yaml(kept_before) or {}
+        provenance["title"] = title or str(before.get("title") or "")
+        check_quotes_still_hold(document, lines, str(before.get("original_name")), spec_root)
     sources.mkdir(exist_ok=True)
     for kept in sorted(sources.glob("*.yaml")):
         known = spec_access.load_yaml(kept) or {}

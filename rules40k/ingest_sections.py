@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rules import spec as spec_access
-from rules40k.ingest import IngestError, Line, _load_annotation, check_nothing_after, join_lines, shown, split_notes
+from rules40k.ingest import (IngestError, Line, _load_annotation, check_document_metadata, check_nothing_after,
+                             join_lines, shown, split_notes)
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
 LAYOUT_KEYS = ("document", "marker", "last_line", "chapters", "pages", "entries")
@@ -57,8 +58,7 @@ class SectionsLayout:
         for key in data:
             if key not in LAYOUT_KEYS:
                 raise IngestError(f"{path}: unknown key {shown(key)} (expected {', '.join(LAYOUT_KEYS)})")
-        if not isinstance(data["document"], dict):
-            raise IngestError(f"{path}: 'document' must be a mapping (title, edition, version, publisher)")
+        check_document_metadata(data["document"], path)
         if not (isinstance(data["marker"], str) and data["marker"].strip()):
             raise IngestError(f"{path}: 'marker' must be a line of the document")
         if not (isinstance(data["last_line"], str) and data["last_line"].strip()):

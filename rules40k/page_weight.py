@@ -18,9 +18,10 @@ import math
 import statistics
 import threading
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from rules import spec
+from rules.messages import shown
 
 MEDIAN_TARGET = 60_000  # bytes of HTML, the median page
 FIRST_VISIT_TARGET = 1_000_000  # bytes a first visit to a section page loads
@@ -120,12 +121,25 @@ def first_visit(site: Path, page: str = DEFAULT_PAGE, settle: float = 0.5, timeo
             "gzip": sum(r["gzip"] for r in responses), "responses": responses}
 
 
+def check_page(site: Path, page: str) -> None:
+    """``page`` is an HTML page of the built site, named from its root (core/05.02.html): the server serves only the
+    site, so a path outside it (/etc/passwd, ../x) would be measured as a 404, and a path too long for the file
+    system is no page either."""
+    inside = not PurePosixPath(page).is_absolute() and ".." not in PurePosixPath(page).parts
+    try:
+        found = inside and page.endswith(".html") and len(page) <= 255 and (site / page).is_file()
+    except OSError:  # a name too long for the file system
+        found = False
+    if not found:
+        raise WeightError(f"--page {shown(page)}: not an HTML page of the built site in {site}, named from its root "
+                          f"(such as {DEFAULT_PAGE})")
+
+
 def measure(site: Path, page: str = DEFAULT_PAGE) -> dict:
     """Both measurements and the verdict of each target."""
     if not (site / "index.html").is_file():
         raise WeightError(f"{site}: no built site here (no index.html); run rules40k site first")
-    if not (site / page).is_file():
-        raise WeightError(f"{site / page}: no such page in the built site")
+    check_page(site, page)
     html = html_weights(site)
     visit = first_visit(site, page)
     targets = [

@@ -494,3 +494,138 @@ def test_site_refuses_evidence_that_does_not_quote_its_line(capsys, tmp_path, mo
     line = one_line(err, "site")
     assert f"{restorations}: entry " in line and "quote is not on line 482 of 003_c70556b5c2348838.txt" in line
     assert not build.exists() or list(build.iterdir()) == []  # the folder made ready, nothing in it
+
+
+# --------------------------------------------------------------------------
+# Issue 21's fuzz campaign, case by case: each was a traceback (exit 70) or a silent acceptance
+# --------------------------------------------------------------------------
+
+GAME_TEXT = Path(GAME).read_text(encoding="utf-8")
+GAME_HEAD = GAME_TEXT.split("events:")[0]
+HOLD_2 = "{round: 2, player: attacker, when: end-of-command-phase, objective: take-and-hold, facts: {controlled: 2, opponent_controlled: 2}}"
+
+
+def _swapped_turn() -> str:
+    """The example game with the attacker's round-2 end of turn moved before their round-2 Command phase."""
+    lines = GAME_TEXT.split("\n")
+    at = next(n for n, line in enumerate(lines) if HOLD_2 in line)
+    lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    return "\n".join(lines)
+
+
+#: (game text, words of the one sentence): every one a traceback or a game accepted before.
+BAD_GAMES = {
+    "events-number": (GAME_HEAD + "events: 5\n", "events must be a list of scoring moments, not 5"),
+    "events-true": (GAME_HEAD + "events: true\n", "events must be a list of scoring moments, not true"),
+    "events-float": (GAME_HEAD + "events: 1.5\n", "events must be a list of scoring moments, not 1.5"),
+    "mixed-fact-keys": (GAME_TEXT.replace("facts: {controlled: 2, opponent_controlled: 2}",
+                                          "facts: {1: 0, x: 0, controlled: 2, opponent_controlled: 2}", 1),
+                        "Take and Hold needs the facts ['controlled', 'opponent_controlled']; unknown ['x', 1]"),
+    "deep-nesting": (GAME_TEXT.replace("controlled: 2, opponent", "controlled: " + "[" * 5000 + "]" * 5000
+                                       + ", opponent", 1), "not valid YAML or JSON"),
+    "5000-digit-round": (GAME_TEXT.replace("{round: 2,", "{round: " + "9" * 5000 + ",", 1),
+                         "line 13, column 13: not valid YAML or JSON (a number of 5,000 characters is too long"),
+    "duplicate-key": (GAME_TEXT.replace("{round: 2, player: attacker, when: end-of-command", "{round: 2, round: 3, "
+                                        "player: attacker, when: end-of-command", 1), "found the key 'round' twice"),
+    "command-phase-after-end-of-turn": (_swapped_turn(), "event 5 (take-and-hold, battle round 2, attacker): the "
+                                        "attacker's turn reached the end of the turn at event 4, and the end of the "
+                                        "Command phase comes before it"),
+    "10MB-mission": (GAME_TEXT.replace("mission: take-the-high-ground", "mission: " + "m" * 10_000_000, 1),
+                     "'mmmmmmmmmm"),
+    "long-objective": (GAME_TEXT.replace("objective: linebreaker", "objective: " + "o" * 5000, 1),
+                       "event 1 (ooooooooo"),
+}
+
+
+@pytest.mark.parametrize("text,words", BAD_GAMES.values(), ids=BAD_GAMES.keys())
+def test_a_bad_game_is_one_short_sentence(capsys, tmp_path, text, words):
+    game = tmp_path / "game.yaml"
+    game.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "score", str(game))
+    assert code == 2 and out == ""
+    line = one_line(err, "score")
+    assert line.startswith(f"rules40k score: {game}: ") and words in line, line
+    assert len(line) < 1500, f"{len(line)} characters: a long value was echoed whole"
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["review", ""], "an empty version names nothing"),
+    (["review", "r" * 5000], "'rrrrrrrrrr"),
+    (["review", "HEAD", "--scheduler", "not a url"], "--scheduler 'not a url' is not a Dask scheduler address"),
+    (["review", "HEAD", "--scheduler", "tcp://127.0.0.1:99999"], "is not a Dask scheduler address"),
+    (["review", "HEAD", "--scheduler", "h" * 5000], "is not a Dask scheduler address"),
+], ids=["empty", "5000-characters", "scheduler-not-a-url", "scheduler-port", "scheduler-5000-characters"])
+def test_a_bad_review_version_or_scheduler_is_one_short_sentence(capsys, argv, words):
+    """`review ""` reviewed the current folder; a 5,000-character revision was a traceback; `--scheduler "not a url"`
+    printed Dask's traceback after its sentence."""
+    code, out, err = run(capsys, *argv, "--no-checks")
+    assert code == 2 and out == ""
+    line = one_line(err, "review")
+    assert words in line and len(line) < 300, line
+
+
+def test_a_tree_whose_code_ends_the_process_is_one_sentence(capsys, tmp_path):
+    """A copy whose rule module calls os._exit(0) at import: its snapshot ends at once, with no result to read."""
+    copy = tmp_path / "copy"
+    for name in ("rules", "rules40k", "properties", "spec"):
+        shutil.copytree(REPO / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    module = copy / "rules" / "core" / "objectives.py"
+    module.write_text(module.read_text(encoding="utf-8").replace(
+        "from __future__ import annotations\n", "from __future__ import annotations\nimport os\nos._exit(0)\n", 1),
+        encoding="utf-8")
+    code, out, err = run(capsys, "review", str(copy), str(copy), "--no-checks", "--no-sweep")
+    assert code == 2 and out == ""
+    assert f"the snapshot of the tree at {copy} ended without writing its result" in one_line(err, "review")
+    assert leftovers(copy / "build") == []
+
+
+@pytest.fixture
+def not_a_report(tmp_path) -> Path:
+    path = tmp_path / "results.json"
+    path.write_text("{}\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["mutate", "--module", ""], "--module '' is not a rule module"),
+    (["mutate", "--module", "core.objectives", "--index", "999999"], "--index 999999: core.objectives has "),
+    (["mutate", "--module", "core.objectives", "--ref", ""], "'' is not a reference"),
+    (["mutate", "--module", "core.objectives", "--ref", "../../etc/passwd"], "'../../etc/passwd' is not a reference"),
+    (["mutate", "--module", "core.objectives", "--ref", "9" * 5000], "'999999999"),
+    (["verify", "--no-properties", "--ref", ""], "'' is not a reference"),
+    (["verify", "--no-properties", "--ref", "x" * 5000], "'xxxxxxxxx"),
+], ids=["mutate-module-empty", "mutate-index", "mutate-ref-empty", "mutate-ref-path", "mutate-ref-long",
+        "verify-ref-empty", "verify-ref-long"])
+def test_an_option_naming_nothing_is_one_sentence_before_any_work(capsys, tmp_path, argv, words):
+    """`--module ''` ran every module and `verify --ref ''` every check; `--index 999999` and a reference that is a
+    path were accepted; long references were printed back whole. Nothing is written."""
+    output = tmp_path / "out.json"
+    code, out, err = run(capsys, *argv, "--output", str(output))
+    assert code == 2 and out == ""
+    line = one_line(err, argv[0])
+    assert words in line and len(line) < 400, line
+    assert not output.exists()
+
+
+def test_a_whole_module_run_onto_a_file_that_is_not_a_report_is_refused_before_it_runs(capsys, not_a_report,
+                                                                                         monkeypatch):
+    from rules40k import mutate
+
+    monkeypatch.setattr(mutate, "run", lambda *a, **k: pytest.fail("the mutants ran"))
+    code, out, err = run(capsys, "mutate", "--module", "core.objectives", "--output", str(not_a_report))
+    assert code == 2
+    assert f"{not_a_report}: not a mutation report to add to" in one_line(err, "mutate")
+    assert not_a_report.read_text(encoding="utf-8") == "{}\n"
+
+
+@pytest.mark.parametrize("page", ["/etc/passwd", "../../etc/passwd", "x" * 5000, "index.txt"])
+def test_site_weight_measures_only_a_page_of_the_site(capsys, tmp_path, page):
+    """`--page /etc/passwd` passed the page check (then a 404 in Chromium); 5,000 characters were a traceback."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<html></html>", encoding="utf-8")
+    (site / "index.txt").write_text("not a page", encoding="utf-8")
+    code, out, err = run(capsys, "site-weight", "--site", str(site), "--page", page)
+    assert code == 2 and out == ""
+    line = one_line(err, "site-weight")
+    assert "not an HTML page of the built site" in line and len(line) < 300, line

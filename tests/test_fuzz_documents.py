@@ -5,6 +5,7 @@ a damage that leaves the document equivalent (whitespace) still ingests to the c
 from __future__ import annotations
 
 import contextlib
+import re
 import io
 import os
 import shutil
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 import yaml
@@ -154,7 +156,7 @@ ANNOTATION_FILES = [path.relative_to(SPEC) for name in spec.rulesets()
                     for path in sorted((SPEC / name / "annotations").rglob("*.yaml"))]
 REQUIRED = {"examples": annotations.EXAMPLE, "findings": annotations.FINDING,
             "interpretations": annotations.INTERPRETATION, "restorations": annotations.RESTORATION}
-TOP_REQUIRED = {"structure.yaml": ("chapters", "appendix", "faqs", "last_line"),
+TOP_REQUIRED = {"structure.yaml": ("chapters", "appendix", "faqs", "first_line", "last_line"),
                 "layout.yaml": ("document", "blocks", "chapters", "entries", "marker", "last_line")}
 
 
@@ -366,3 +368,153 @@ def test_a_yaml_bomb_in_an_annotation_id_is_refused_at_once(project_copy):
         _one_sentence(err, argv[0], path, f": line {line}, column ", "is not valid YAML (the aliases up to *l")
         assert seconds < 10, f"{argv[0]} took {seconds:.1f} s"
         assert not output.exists()
+
+
+# --------------------------------------------------------------------------
+# Issue 21: damage every layout-driven ruleset's ingest let through, and the kept printings
+# --------------------------------------------------------------------------
+
+SEEDS = {name: SPEC / "sources" / f"{name}.txt" for name in ("core", "missionpack", "ninth")}
+
+
+def _spec_for(folder: Path, name: str) -> Path:
+    """A spec folder holding ``name``'s annotations (what its ingest reads) and nothing else."""
+    out = folder / "spec"
+    shutil.copytree(SPEC / name / "annotations", out / name / "annotations")
+    shutil.copyfile(SPEC / "rulesets.yaml", out / "rulesets.yaml")
+    return out
+
+
+def _block_twice(text: str) -> tuple[str, int]:
+    """The document with its first paragraph of 200 characters or more printed again right after itself, and the
+    number of the line the repeat starts on."""
+    lines = text.split("\n")
+    at = next(n for n, line in enumerate(lines) if len(line) >= 200)
+    return "\n".join(lines[:at + 1] + ["", lines[at]] + lines[at + 1:]), at + 3
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+@pytest.mark.parametrize("damage", ["bom", "crlf", "nul", "junk before the title", "block printed twice"])
+def test_a_damaged_document_of_any_ruleset_is_refused_with_its_line(tmp_path, name, damage):
+    """A BOM is named as one and a CRLF copy refused (the stored copy and its sha256 are the document's own bytes),
+    a NUL byte, a line before the first line of text and a block printed twice are refused with the line, for every
+    ruleset alike; nothing is written."""
+    text = SEEDS[name].read_text(encoding="utf-8")
+    words = {"bom": "line 1 starts with a byte-order mark (U+FEFF)",
+             "crlf": "line 1 ends with a carriage return (CRLF line ends)", "nul": "line 5 holds a NUL byte",
+             "junk before the title": "line 1"}.get(damage)
+    if damage == "bom":
+        text = "\ufeff" + text
+    elif damage == "crlf":
+        text = text.replace("\n", "\r\n")
+    elif damage == "nul":
+        lines = text.split("\n")
+        lines[4] += "\0"
+        text = "\n".join(lines)
+    elif damage == "junk before the title":
+        text = "Scanned by a careless user\n" + text
+    else:
+        text, line = _block_twice(text)
+        words = f"line {line} repeats the line from line {line - 2} "
+    document = tmp_path / "damaged.txt"
+    document.write_bytes(text.encode("utf-8"))
+    out = _spec_for(tmp_path, name)
+    before = _tree(out)
+    code, err = _run(["ingest", str(document), "--ruleset", name, "--spec", str(out)])
+    assert code == 2, (damage, err)
+    assert len(err.split("\n")) == 1 and err.startswith(f"rules40k ingest: {document}: ") and words in err, err
+    assert _tree(out) == before
+
+
+WEB = SPEC / "sources" / "ninth-web.txt"
+WEB_NAME = yaml.safe_load((SPEC / "sources" / "ninth-web.yaml").read_text(encoding="utf-8"))["original_name"]
+
+
+@pytest.fixture
+def kept_spec(tmp_path) -> Path:
+    """A copy of spec/ (the evidence quoting the kept printing included), the copy validation reads."""
+    out = tmp_path / "spec"
+    shutil.copytree(SPEC, out)
+    return out
+
+
+@pytest.mark.parametrize("damage,words", [
+    ("empty", "the document has no text"),
+    ("truncated", "does not read what"),
+    ("doubled", "twice"),  # the repeat of its paragraphs, or of its opening lines in a longer copy
+    ("renamed", f"the evidence quotes this printing as '{WEB_NAME}'; keep the copy under that file name"),
+])
+def test_a_damaged_copy_of_a_kept_printing_is_refused(tmp_path, kept_spec, damage, words):
+    """`--printing` accepted an empty, truncated or doubled copy of 003 (and `coverage` then failed elsewhere)."""
+    text = WEB.read_text(encoding="utf-8")
+    text = {"empty": "", "truncated": "\n".join(text.split("\n")[:300]), "doubled": text + "\n" + text,
+            "renamed": text}[damage]
+    folder = tmp_path / "in"
+    folder.mkdir()
+    document = folder / ("copy.txt" if damage == "renamed" else WEB_NAME)
+    document.write_text(text, encoding="utf-8")
+    before = _tree(kept_spec / "sources")
+    code, err = _run(["ingest", str(document), "--ruleset", "ninth", "--printing", "web", "--spec", str(kept_spec)])
+    assert code == 2, err
+    assert len(err.split("\n")) == 1 and err.startswith(f"rules40k ingest: {document}: ") and words in err, err
+    assert _tree(kept_spec / "sources") == before
+
+
+def test_re_keeping_a_printing_keeps_its_title_and_a_long_name_is_refused(tmp_path, kept_spec):
+    """Re-keeping without --title wiped the title; a 300-character printing name was a traceback."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    document = folder / WEB_NAME
+    document.write_text(WEB.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # another sha256, the same quotes
+    provenance = kept_spec / "sources" / "ninth-web.yaml"
+    title = yaml.safe_load(provenance.read_text(encoding="utf-8"))["title"]
+    code, err = _run(["ingest", str(document), "--ruleset", "ninth", "--printing", "web", "--spec", str(kept_spec)])
+    assert code == 0, err
+    assert yaml.safe_load(provenance.read_text(encoding="utf-8"))["title"] == title and title
+    code, err = _run(["ingest", str(document), "--ruleset", "ninth", "--printing", "x" * 300, "--spec",
+                      str(kept_spec)])
+    assert code == 2 and "at most 40 characters" in err and len(err) < 300, err
+
+
+def _replace_first(old: str, new: str) -> Callable[[str], str]:
+    def change(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new, 1)
+    return change
+
+
+#: Issue 21's bad annotations that `coverage` let through (exit 0), each with the words of its one sentence.
+OVERWATCH = Path("ninth/annotations/examples/overwatch.yaml")
+BAD_ANNOTATIONS = {
+    "empty examples file": (OVERWATCH, lambda text: "", "the file is empty (or null)"),
+    "null examples file": (OVERWATCH, lambda text: "null\n", "the file is empty (or null)"),
+    "null findings file": (next(p.relative_to(SPEC) for p in sorted((SPEC / "core" / "annotations" / "findings")
+                                                                    .glob("*.yaml"))),
+                           lambda text: "~\n", "the file is empty (or null)"),
+    "source line past the end": (OVERWATCH, lambda text: re.sub(r"line: \d+", "line: 999999", text, count=1),
+                                 "source.line 999999 is past the end of the ninth document"),
+    "call of no module": (OVERWATCH, lambda text: re.sub(r"call: [\w.]+", "call: rules.ninth.no_such.function",
+                                                         text, count=1), "names no module of the rules package"),
+    "layout document wrong type": (Path("missionpack/annotations/layout.yaml"),
+                                   _replace_first("  publisher: Games Workshop", "  publisher: [1, 2]"),
+                                   "document.publisher must be one line of text, not '[1, 2]'"),
+    "layout document unknown key": (Path("ninth/annotations/layout.yaml"),
+                                    _replace_first("  publisher: Games Workshop", "  publisher: Games Workshop\n"
+                                                   "  colour: red"), "document: unknown key 'colour'"),
+    "core layout document wrong type": (Path("core/annotations/layout.yaml"),
+                                        _replace_first("  publisher: Games Workshop", "  publisher: 7"),
+                                        "document.publisher must be one line of text, not '7'"),
+}
+
+
+@pytest.mark.parametrize("relative,change,words", BAD_ANNOTATIONS.values(), ids=BAD_ANNOTATIONS.keys())
+def test_each_kind_of_bad_annotation_stops_coverage(spec_copy, relative, change, words):
+    path = spec_copy / relative
+    original = path.read_bytes()
+    path.write_text(change(original.decode("utf-8")), encoding="utf-8")
+    try:
+        code, err = _run(["coverage", "--ruleset", relative.parts[0]])
+        assert code == 2, f"{relative}: exit {code}, {err!r}"
+        assert len(err.split("\n")) == 1 and err.startswith(f"rules40k coverage: {path}") and words in err, err
+    finally:
+        path.write_bytes(original)

@@ -47,7 +47,8 @@ BAD_DICE = ["D6-5", "D3-1", "D6-1", "40D6", "999D6", "7D6", "0D6", "2D7", "D", "
 BAD_ABILITIES = ["ANTI-INFANTRY 0+", "ANTI-INFANTRY 1+", "ANTI-INFANTRY 7+", "ANTI-INFANTRY 9+", "RAPID FIRE 0",
                  "RAPID FIRE 21", "RAPID FIRE 999999", "SUSTAINED HITS 99999", "MELTA 10000000000", "BLAST 0",
                  "CLEAVE 21", "SUSTAINED HITS 4D6", "RAPID FIRE D3", "FEEL NO PAIN 1+", "FOO BAR", "LETHAL HITS 1",
-                 "", "[", "RAPID FIRE ٣", "ANTI-INFANTRY ٣+", "RAPıD FIRE 1", "X" * 101]
+                 "", "[", "RAPID FIRE ٣", "ANTI-INFANTRY ٣+", "RAPıD FIRE 1", "X" * 101, "RAPID FIRE 2+", "BLAST 2+",
+                 "SUSTAINED HITS D3+"]
 GOOD_ABILITIES = ["SUSTAINED HITS D3", "TORRENT", "LETHAL HITS", "DEVASTATING WOUNDS", "ANTI-INFANTRY 2+",
                   "RAPID FIRE 2", "MELTA 1", "BLAST", "TWIN-LINKED"]
 UNKNOWN_KEYS = ["Ap", "hit_modifer", "x" * 200, "٣", "line\nbreak", ""]
@@ -239,6 +240,26 @@ REGRESSIONS = {
     "attack-cap": (_intercessors(**{"weapons.0.count": 17, "weapons.0.A": 60}),
                    "weapons can roll up to 1037 attack dice in all"),  # 17 x (60 + RAPID FIRE 1)
     "undecodable": (b'{"weapons": "\xff"}', "is not UTF-8 text"),
+    # Issue 21: forms chapter 24 does not print, abilities no weapon has, and choices no defender can make.
+    "rapid-fire-2+": (_intercessors(**{"weapons.0.abilities": ["RAPID FIRE 2+"]}),
+                      "weapons[0].abilities[0]: 'RAPID FIRE 2+': RAPID FIRE takes the form [RAPID FIRE X], without '+'"),
+    "blast-2+": (_intercessors(**{"weapons.0.abilities": ["BLAST 2+"]}), "BLAST takes the form [BLAST X], without '+'"),
+    "sustained-d3+": (_intercessors(**{"weapons.0.abilities": ["SUSTAINED HITS D3+"]}), "without '+'"),
+    "stealth-weapon": (_intercessors(**{"weapons.0.abilities": ["STEALTH"]}),
+                       "weapons[0].abilities[0]: STEALTH is a unit's or model's ability, not a weapon's"),
+    "fnp-weapon": (_intercessors(**{"weapons.0.abilities": ["FEEL NO PAIN 5+"]}),
+                   "FEEL NO PAIN is a unit's or model's ability, not a weapon's"),
+    **{f"melee-{name.lower().replace(' ', '-')}": (
+        _intercessors(**{"weapons.0.melee": True, "weapons.0.abilities": [name]}),
+        f"weapons[0].abilities[0]: [{name.split(' 1')[0]}] only acts when a weapon shoots, and this weapon is melee")
+       for name in ("RAPID FIRE 1", "INDIRECT FIRE", "PISTOL", "HEAVY", "ASSAULT", "MELTA 1")},
+    "empty-keyword": (_intercessors(**{"target.keywords": ["INFANTRY", ""]}),
+                      "target.keywords[1] must be a non-empty string"),
+    "allocation-twice": (_intercessors(choices={"allocation_order": ["Intercessor", "Intercessor"]}),
+                         "choices.allocation_order names 'Intercessor' twice"),
+    "lone-surrogate": (_intercessors(**{"weapons.0.name": "bolt\udc80rifle"}),
+                       "weapons[0].name holds a lone surrogate ('bolt\\udc80rifle'), which is not a character"),
+
     "not-an-object": ("[]", "scenario must be an object, not a list"),
 }
 
@@ -258,3 +279,12 @@ def test_unreadable_files(tmp_path, capsys, name, message):
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == f"rules40k calc: {path}: {message}\n"
     assert not (tmp_path / "out.png").exists()
+
+
+@pytest.mark.parametrize("options", [(), ("--explain",)])
+def test_a_name_with_dollar_signs_is_plotted_as_written(options):
+    """A weapon named like a mathtext formula ("$\\frac{1}{$") was a traceback with --plot: a legal name gets its
+    answer and its plot."""
+    status, out, err, _, _ = run_calc(_intercessors(**{"weapons.0.name": "$\\frac{1}{$", "weapons.0.count": 1}),
+                                      *options)
+    assert status == 0 and err == "", err

@@ -325,8 +325,9 @@ DAMAGED_DOCUMENTS = {
                                 "has no answer)"),
     "cut-inside-the-last-answer": (lambda t: t[: t.rindex("before the Begin the Battle step.")],
                                    "line 2942: the document's last line reads"),
-    "faq-list-pasted-twice": (lambda t: t + t[t.index("FAQS\n"):], "line 2944: the document goes on after its "
-                                                                      "last line (line 2942) with 'FAQS'"),
+    # Found as it is read, before the structure: the FAQ list printed again right after itself.
+    "faq-list-pasted-twice": (lambda t: t + t[t.index("FAQS\n"):], "line 2944 repeats the paragraphs from line 2922 "
+                                                                      "('FAQS'): a block printed twice"),
     "appendix-entry-deleted": (lambda t: _lines_without(t, "REVIVED"), "the rules appendix ends after "
                                                                        "appendix/objectives-not-within-a-terrain-area"),
     "chapter-renamed-in-the-contents": (lambda t: t.replace("03. MOVING pg 12", "03. MOVEMENT pg 12"),

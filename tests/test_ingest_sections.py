@@ -178,8 +178,8 @@ def test_the_damages_met_in_the_core_rules_are_refused(tmp_path, capsys, name, h
     err = capsys.readouterr().err.strip()
     assert code == 2, err
     assert len(err.split("\n")) == 1 and err.startswith("rules40k ingest: ") and str(damaged) in err, err
-    if how == "pasted-twice":
-        assert "goes on after its last line" in err, err
+    if how == "pasted-twice":  # a short document's second copy is found as it is read, the longer ones' at its end
+        assert "goes on after its last line" in err or "a block printed twice" in err, err
     if how == "cut-inside-the-last-line":
         assert "the document ends with" in err, err
     assert _tree(root) == before

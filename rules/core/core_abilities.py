@@ -33,6 +33,14 @@ NUMBERED = {"BLAST": "optional", "CLEAVE": "required", "MELTA": "required", "RAP
 PLAIN = {"ASSAULT", "CLOSE-QUARTERS", "DEVASTATING WOUNDS", "EXTRA ATTACKS", "HAZARDOUS", "HEAVY",
          "IGNORES COVER", "INDIRECT FIRE", "LANCE", "LETHAL HITS", "ONE SHOT", "PISTOL", "PRECISION",
          "PSYCHIC", "TORRENT", "TWIN-LINKED", "STEALTH"}
+#: Abilities parse_ability reads that belong to a unit or model, not to a weapon: "Weapon abilities are presented in
+#: square brackets" (24.01), and chapter 24 prints these two without them (24.12, 24.33).
+NOT_WEAPON_ABILITIES = frozenset({"FEEL NO PAIN", "STEALTH"})
+#: Weapon abilities that only act when the weapon shoots, each by its own text: a unit with the weapon "can shoot
+#: using" a shooting type (24.04, 24.07, 24.19; [PISTOL] is [CLOSE-QUARTERS], 24.27), it acts "In your Shooting
+#: phase" (24.16), or it reads "half range", which only a ranged weapon has (24.25, 24.30).
+RANGED_ONLY_ABILITIES = frozenset({"ASSAULT", "CLOSE-QUARTERS", "PISTOL", "INDIRECT FIRE", "HEAVY", "MELTA",
+                                   "RAPID FIRE"})
 
 # ASCII only: [0-9], not \d, which also reads "٣" and "３".
 _FORM = re.compile(
@@ -81,6 +89,8 @@ def parse_ability(text: str) -> Ability:
         return Ability(name, None, "", only, text)
     if name not in NUMBERED:
         raise AbilityError(f"{shown} is not a weapon or core ability the Core Rules define")
+    if match.group("plus"):  # only Feel No Pain and ANTI print an X+
+        raise AbilityError(f"{shown}: {name} takes the form [{name} X], without '+'")
     if value is None:
         if NUMBERED[name] == "required":
             raise AbilityError(f"{shown}: {name} always takes the form [{name} X]")

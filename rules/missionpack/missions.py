@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
+from rules.messages import shown
 from rules.logic import And, DecisionTable, If, Max, Min, Not, Or, Row, Var, is_symbolic
 from rules.missionpack import scoring, sequence, terrain
 from rules.missionpack.battle_sizes import BATTLE_SIZES
@@ -71,13 +72,13 @@ MISSIONS: dict[str, Mission] = {m.slug: m for m in (
 def mission(slug: str) -> Mission:
     """The mission with this slug; an unknown slug is one clear sentence (``ScoringError``)."""
     if slug not in MISSIONS:
-        raise ScoringError(f"{slug!r} is not a mission of the mission pack (known: {', '.join(MISSIONS)})")
+        raise ScoringError(f"{shown(slug)} is not a mission of the mission pack (known: {', '.join(MISSIONS)})")
     return MISSIONS[slug]
 
 
 def _battle_size(battle_size: str) -> str:
     if battle_size not in BATTLE_SIZES:
-        raise ScoringError(f"{battle_size!r} is not a battle size of the mission pack "
+        raise ScoringError(f"{shown(battle_size)} is not a battle size of the mission pack "
                            f"(known: {', '.join(BATTLE_SIZES)})")
     return battle_size
 
@@ -115,7 +116,7 @@ def mission_for_roll(battle_size: str, roll: int) -> Mission:
     """The mission a roll selects at random for a battle size (a D3 for Combat Patrol and Onslaught, a D6 otherwise)."""
     die, slugs = MISSION_TABLES[_battle_size(battle_size)]
     if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= len(slugs):
-        raise ScoringError(f"a {battle_size} mission is selected with a {die}: {roll!r} is not a result of it")
+        raise ScoringError(f"a {battle_size} mission is selected with a {die}: {shown(roll)} is not a result of it")
     return MISSIONS[slugs[roll - 1]]
 
 
@@ -158,7 +159,7 @@ def marker_row(table: Sequence[tuple[str, int, int]], marker: Any, objective: st
         return marker
     labels = [label for label, _a, _b in table]
     if marker not in labels:
-        raise ScoringError(f"{objective}: {marker!r} is not one of its objective markers ({', '.join(labels)})")
+        raise ScoringError(f"{objective}: {shown(marker)} is not one of its objective markers ({', '.join(labels)})")
     return labels.index(marker) + 1
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from rules import spec
+from rules.messages import cut, shown
 from rules.logic import And, If, Max, Min, Or
 from rules.registry import ruleset_rule
 
@@ -148,7 +149,7 @@ def register(objective: Objective) -> Objective:
 def objective(name: str) -> Objective:
     _load()
     if name not in OBJECTIVES:
-        raise ScoringError(f"{name!r} is not an objective of the mission pack (known: {', '.join(sorted(OBJECTIVES))})")
+        raise ScoringError(f"{shown(name)} is not an objective of the mission pack (known: {', '.join(sorted(OBJECTIVES))})")
     return OBJECTIVES[name]
 
 
@@ -413,23 +414,23 @@ def check_selection(mission: str, chosen: tuple[str, ...], army_has_psykers: boo
     for name in dict.fromkeys(chosen):
         if name in OBJECTIVES and OBJECTIVES[name].missions and not mission_secondary_chosen_at_most_once(
                 chosen.count(name)):
-            raise ScoringError(f"{name!r} is chosen {chosen.count(name)} times: a mission's own secondary objective "
+            raise ScoringError(f"{shown(name)} is chosen {chosen.count(name)} times: a mission's own secondary objective "
                                "can be chosen for only one of a player's three secondary objectives")
     if len(chosen) != SECONDARIES_SELECTED or len(set(chosen)) != SECONDARIES_SELECTED:
-        raise ScoringError(f"a player selects three different secondary objectives, not {list(chosen)}")
+        raise ScoringError(f"a player selects three different secondary objectives, not {_listed(chosen)}")
     categories: dict[str, str] = {}
     for name in chosen:
         item = objective(name)
         if item.kind != "secondary":
-            raise ScoringError(f"{name!r} is a primary objective, not a secondary one")
+            raise ScoringError(f"{shown(name)} is a primary objective, not a secondary one")
         if item.missions and mission not in item.missions:
-            raise ScoringError(f"{name!r} is the secondary objective of the mission(s) {', '.join(item.missions)}, "
+            raise ScoringError(f"{shown(name)} is the secondary objective of the mission(s) {', '.join(item.missions)}, "
                                f"not of {missions.mission(mission).title!r}")
         if item.selectable is not None and not item.selectable(army_has_psykers=army_has_psykers):
-            raise ScoringError(f"{name!r} cannot be selected by this army")
+            raise ScoringError(f"{shown(name)} cannot be selected by this army")
         if item.category is not None:
             if item.category in categories:
-                raise ScoringError(f"{categories[item.category]!r} and {name!r} are both {item.category} objectives; "
+                raise ScoringError(f"{shown(categories[item.category])} and {shown(name)} are both {item.category} objectives; "
                                    "a player cannot choose more than one from each category")
             categories[item.category] = name
 
@@ -463,7 +464,7 @@ def replay(game: Game) -> dict[str, Score]:
     last = (0, 0)
     seen = _Moments(game.first_turn)
     for index, event in enumerate(game.events, 1):
-        where = f"event {index} ({event.objective}, battle round {event.battle_round}, {event.player})"
+        where = f"event {index} ({cut(event.objective, 40)}, battle round {event.battle_round}, {cut(event.player, 40)})"
         if event.player not in PLAYERS:
             raise ScoringError(f"{where}: the player must be the attacker or the defender")
         if not 1 <= event.battle_round <= BATTLE_ROUNDS:
@@ -477,22 +478,25 @@ def replay(game: Game) -> dict[str, Score]:
             raise ScoringError(f"{where}: End Game objectives score at the end of the battle, after round "
                                f"{BATTLE_ROUNDS}")
         score = scores[event.player]
-        item = objective(event.objective)
+        try:
+            item = objective(event.objective)
+        except ScoringError as error:
+            raise ScoringError(f"{where}: {error}") from None
         if item.name != score.primary and item.name not in score.secondaries:
-            raise ScoringError(f"{where}: {event.player} did not select {event.objective!r}")
+            raise ScoringError(f"{where}: {event.player} did not select {shown(event.objective)}")
         if event.timing not in item.timings:
             raise ScoringError(f"{where}: {item.title} scores {' or '.join(t.value for t in item.timings)}, "
                                f"not {event.timing.value}")
         missing = set(item.facts()) - set(event.facts)
         unknown = set(event.facts) - set(item.facts())
         if missing or unknown:
-            raise ScoringError(f"{where}: {item.title} needs the facts {sorted(item.facts())}"
-                               + (f"; missing {sorted(missing)}" if missing else "")
-                               + (f"; unknown {sorted(unknown)}" if unknown else ""))
+            raise ScoringError(f"{where}: {item.title} needs the facts {_listed(item.facts())}"
+                               + (f"; missing {_listed(missing)}" if missing else "")
+                               + (f"; unknown {_listed(unknown)}" if unknown else ""))
         for fact, value in event.facts.items():
             wanted = _fact_type(item.score, fact)
             if not _fits(value, wanted):
-                raise ScoringError(f"{where}: fact {fact!r} must be {_TYPE_WORDS[wanted]}, not {value!r}")
+                raise ScoringError(f"{where}: fact {shown(fact)} must be {_TYPE_WORDS[wanted]}, not {shown(value)}")
         seen.check(index, where, event, item)
         try:
             award = item.award(event)
@@ -606,7 +610,7 @@ def result(game: Game) -> dict[str, Any]:
     totals = {player: scores[player].total for player in PLAYERS}
     if game.conceded is not None:
         if game.conceded not in PLAYERS:
-            raise ScoringError(f"conceded must be the attacker or the defender, not {game.conceded!r}")
+            raise ScoringError(f"conceded must be the attacker or the defender, not {shown(game.conceded)}")
         totals[game.conceded] = 0
         winner = next(p for p in PLAYERS if p != game.conceded)
     else:
@@ -616,6 +620,12 @@ def result(game: Game) -> dict[str, Any]:
             "sheets": {player: {name: dict(rounds) for name, rounds in scores[player].sheet.items()} for player in PLAYERS}}
 
 
+def _listed(names: Any, most: int = 6) -> str:
+    """Names (keys, objectives, facts) as one short message clause: each cut, sorted as text, at most ``most``."""
+    texts = sorted(shown(n, 40) for n in names)
+    return "[" + ", ".join(texts[:most]) + (f", … ({len(texts)} in all)" if len(texts) > most else "") + "]"
+
+
 def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     """A game record from plain data (YAML/JSON), every field checked; errors name the place."""
     if not isinstance(data, Mapping):
@@ -623,7 +633,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     allowed = {"mission", "players", "events", "conceded", "first_turn"}
     unknown = set(data) - allowed
     if unknown:
-        raise ScoringError(f"{name}: unknown keys {sorted(unknown)} (expected {sorted(allowed)})")
+        raise ScoringError(f"{name}: unknown keys {_listed(unknown)} (expected {_listed(allowed)})")
     players = data.get("players")
     if not isinstance(players, Mapping) or set(players) != set(PLAYERS):
         raise ScoringError(f"{name}: players must name exactly the attacker and the defender")
@@ -633,21 +643,24 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
             raise ScoringError(f"{name}: players.{player} needs a list of secondaries")
         extra = set(entry) - {"secondaries", "battle_ready", "army_has_psykers"}
         if extra:
-            raise ScoringError(f"{name}: players.{player}: unknown keys {sorted(extra)}")
+            raise ScoringError(f"{name}: players.{player}: unknown keys {_listed(extra)}")
         secondaries[player] = tuple(str(s) for s in entry["secondaries"])
         for key, store in (("battle_ready", ready), ("army_has_psykers", psykers)):
             value = entry.get(key, False)
             if not isinstance(value, bool):
                 raise ScoringError(f"{name}: players.{player}.{key} must be true or false")
             store[player] = value
+    moments = data.get("events")
+    if moments is not None and not isinstance(moments, list):
+        raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(moments)}")
     events = []
-    for index, raw in enumerate(data.get("events") or [], 1):
+    for index, raw in enumerate(moments or [], 1):
         where = f"{name}: events[{index}]"
         if not isinstance(raw, Mapping):
             raise ScoringError(f"{where} is not a mapping")
         extra = set(raw) - {"round", "player", "when", "objective", "facts"}
         if extra:
-            raise ScoringError(f"{where}: unknown keys {sorted(extra)}")
+            raise ScoringError(f"{where}: unknown keys {_listed(extra)}")
         try:
             timing = Timing(raw.get("when"))
         except ValueError:
@@ -661,7 +674,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
         for key, value in facts.items():
             if not (isinstance(value, (bool, int, str))) or (isinstance(value, int) and not isinstance(value, bool)
                                                              and not 0 <= value <= 1000):
-                raise ScoringError(f"{where}: fact {key!r} must be true/false, a name or a whole number 0-1000")
+                raise ScoringError(f"{where}: fact {shown(key)} must be true/false, a name or a whole number 0-1000")
         events.append(Event(battle_round, str(raw.get("player")), timing, str(raw.get("objective")), dict(facts)))
     conceded = data.get("conceded")
     first_turn = data.get("first_turn")

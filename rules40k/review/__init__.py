@@ -50,7 +50,11 @@ def snapshot(version: Version, ruleset: str, checks: bool = True, properties: bo
         if result.returncode != 0:
             last = (result.stderr.strip().splitlines() or ["no output"])[-1]
             raise ReviewError(f"the snapshot of {version.label} failed: {last[:300]}")
-        data = json.loads(out.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # a module of the tree ended the process (os._exit) before the snapshot
+            raise ReviewError(f"the snapshot of {version.label} ended without writing its result (does importing "
+                              "the tree's code end the process?)") from None
     finally:
         out.unlink(missing_ok=True)
     if version.kind == "git":

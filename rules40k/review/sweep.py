@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from rules.messages import shown
 from rules40k.review import worker
 
 
@@ -231,6 +233,19 @@ class DaskExecutor(concurrent.futures.Executor):
             self._executor.shutdown(wait=wait)
         finally:
             self.client.close()
+
+
+SCHEDULER_ADDRESS = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
+                               r"(?::(?P<port>[0-9]{1,5}))?", re.ASCII)
+
+
+def check_scheduler_address(address: str) -> None:
+    """A Dask scheduler's address as Dask reads it ("tcp://host:8786", "host:8786"), or one sentence: checked before
+    any work, since a malformed one fails inside Dask's client with a traceback of its own."""
+    match = SCHEDULER_ADDRESS.fullmatch(address)
+    if len(address) > 255 or not match or not 1 <= int(match.group("port") or 8786) <= 65535:
+        raise SweepError(f"--scheduler {shown(address)} is not a Dask scheduler address (such as tcp://host:8786 or "
+                         "host:8786)")
 
 
 def dask_executor(address: str, timeout: float = 5) -> DaskExecutor:

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules import spec
+from rules.messages import shown
 from rules40k import BUILD_ROOT, REPO_ROOT
 
 WORKTREE = "worktree"
+MAX_REVISION = 255  # characters: git refuses a longer ref name (a file name), and a sha is 40
 
 
 class ReviewError(ValueError):
@@ -50,15 +52,21 @@ def resolve(text: str) -> Version:
         return Version(f"ruleset {text}", "ruleset", text)
     if text == WORKTREE:
         return Version("the working tree", "worktree", WORKTREE, REPO_ROOT)
+    if not text.strip():  # Path("") is the current folder, which may hold a copy of the project
+        raise ReviewError("an empty version names nothing: give a git revision, worktree, a folder or a ruleset")
     folder = Path(text)
-    if (folder / "rules" / "registry.py").is_file() and (folder / "spec").is_dir():
+    try:
+        is_tree = (folder / "rules" / "registry.py").is_file() and (folder / "spec").is_dir()
+    except OSError:  # a name too long for a path
+        is_tree = False
+    if is_tree:
         folder = folder.resolve()
         return Version(f"the tree at {folder}", "tree", folder.name, folder)
-    if not text or text.startswith("-") or any(c.isspace() for c in text):
-        raise ReviewError(f"{text!r} is neither a ruleset ({', '.join(spec.rulesets())}) nor a git revision")
+    if text.startswith("-") or any(c.isspace() for c in text) or len(text) > MAX_REVISION:
+        raise ReviewError(f"{shown(text)} is neither a ruleset ({', '.join(spec.rulesets())}) nor a git revision")
     found = _git("rev-parse", "--verify", "--quiet", f"{text}^{{commit}}")
     if found.returncode != 0:
-        raise ReviewError(f"{text!r} is neither a ruleset ({', '.join(spec.rulesets())}) nor a git revision "
+        raise ReviewError(f"{shown(text)} is neither a ruleset ({', '.join(spec.rulesets())}) nor a git revision "
                           f"of {REPO_ROOT}")
     sha = found.stdout.decode().strip()
     return Version(f"{text} ({sha[:10]})" if text != sha else sha[:10], "git", sha)
