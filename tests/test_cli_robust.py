@@ -524,7 +524,8 @@ BAD_GAMES = {
     "deep-nesting": (GAME_TEXT.replace("controlled: 2, opponent", "controlled: " + "[" * 5000 + "]" * 5000
                                        + ", opponent", 1), "not valid YAML or JSON"),
     "5000-digit-round": (GAME_TEXT.replace("{round: 2,", "{round: " + "9" * 5000 + ",", 1),
-                         "line 13, column 13: not valid YAML or JSON (a number of 5,000 characters is too long"),
+                         f"line {GAME_TEXT[:GAME_TEXT.index('{round: 2,')].count(chr(10)) + 1}, column 13: not valid "
+                         "YAML or JSON (a number of 5,000 characters is too long"),
     "duplicate-key": (GAME_TEXT.replace("{round: 2, player: attacker, when: end-of-command", "{round: 2, round: 3, "
                                         "player: attacker, when: end-of-command", 1), "found the key 'round' twice"),
     "command-phase-after-end-of-turn": (_swapped_turn(), "event 5 (take-and-hold, battle round 2, attacker): the "
