@@ -468,7 +468,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise UsageError(f"the {name} ruleset has no scoring ledger (only missionpack has one)")
     text, source = _read_source(args.game)
     try:
-        data = safe_yaml.load(text)  # refuses a key written twice and aliases that repeat too much (a YAML bomb)
+        # refuses a key written twice and aliases that repeat too much (a YAML bomb), and reads no further than
+        # the first scoring moment no battle has room for
+        data = safe_yaml.load_head(text, "events", scoring.most_moments_in_a_battle() + 1)
     except yaml.YAMLError as error:
         where = safe_yaml.place(error)
         raise UsageError(f"{source}:{where}{':' if where else ''} not valid YAML or JSON "
