@@ -2,9 +2,10 @@
 
 The bytes go to a unique temporary name in the target's own folder (``tempfile.mkstemp``, so the final
 ``os.replace`` is a rename within one filesystem), then replace the target in one step. On any failure,
-Ctrl-C included, the temporary file is removed. A target whose folder does not exist, or that exists and is
-not a regular file (``/dev/full``: root's rename would replace the device), is an ``OutputError`` (one
-sentence): the tool never creates a user's folders silently, nor replaces what is not a file.
+Ctrl-C included, the temporary file is removed; a Ctrl-C or SIGTERM that arrived while the content was made
+(``rules40k.interrupts``) stops the replacement even if a library caught its exception. A target whose folder does
+not exist, or that exists and is not a regular file (``/dev/full``: root's rename would replace the device), is an
+``OutputError`` (one sentence): the tool never creates a user's folders silently, nor replaces what is not a file.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Iterator
+
+from rules40k import interrupts
 
 
 class OutputError(ValueError):
@@ -85,6 +88,7 @@ def replacing(path: str | os.PathLike) -> Iterator[Path]:
         try:
             os.chmod(tmp, _mode(path))
             yield tmp
+            interrupts.check()  # an interrupt a library swallowed while the content was made replaces nothing
             os.replace(tmp, path)
         except OSError as error:
             raise OutputError(f"{path}: cannot be written ({error.strerror or error})") from None

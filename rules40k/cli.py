@@ -23,10 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
-from rules40k import BUILD_ROOT, REPO_ROOT, SPEC_ROOT
+from rules40k import BUILD_ROOT, REPO_ROOT, SPEC_ROOT, interrupts
 
 STATUS_STYLE = {"encoded": "green", "inert": "cyan", "deferred": "yellow", "missing": "bold red"}
 
@@ -35,17 +32,26 @@ class UsageError(Exception):
     """Bad input from the user; printed as one sentence with exit code 2."""
 
 
-class _Console(Console):
-    """rich's Console, except that a closed standard output ends the run as every other write does (exit 141,
-    see main), not with rich's own exit status 1."""
+def _console():
+    """rich's Console for standard output, imported here as every use of rich is: rich takes a tenth of a second
+    to load, and until the module has loaded, the signal handlers ``main`` installs first are not there."""
+    from rich.console import Console
 
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise BrokenPipeError
+    class _Console(Console):
+        """rich's Console, except that a closed standard output ends the run as every other write does (exit
+        141, see main), not with rich's own exit status 1."""
 
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
 
-def _console() -> Console:
     return _Console(highlight=False, soft_wrap=True)
+
+
+def _table(**options: Any):
+    from rich.table import Table
+
+    return Table(**options)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -175,7 +181,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         return 0 if missing == 0 else 1
     console = _console()
     for name, rows in ledgers.items():
-        table = Table(title=f"Coverage of the {name} ruleset: {spec.ruleset(name).get('title', name)}")
+        table = _table(title=f"Coverage of the {name} ruleset: {spec.ruleset(name).get('title', name)}")
         for column in ("ref", "title", "status", "verified", "functions", "examples", "lines", "reason"):
             table.add_column(column)
         for row in rows:
@@ -191,6 +197,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from rules import spec
@@ -424,7 +431,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
         print(json.dumps(calc_json(result), indent=2))
         return 0
     console = _console()
-    table = Table(title=f"Models destroyed ({spec.ruleset(name).get('short', name)})")
+    table = _table(title=f"Models destroyed ({spec.ruleset(name).get('short', name)})")
     columns = ("models", "chance", "at least this many") + (("exact chance",) if args.exact else ())
     for column in columns:
         table.add_column(column, justify="right")
@@ -486,7 +493,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     console.print(f"[bold]{sheet['mission']}[/] ({sheet['battle_size']})")
     for player in scoring.PLAYERS:
         half = sheet[player]
-        table = Table(title=f"{player.title()}: {half['total']} / {scoring.MAXIMUM_SCORE} victory points"
+        table = _table(title=f"{player.title()}: {half['total']} / {scoring.MAXIMUM_SCORE} victory points"
                       + (" (conceded)" if half["conceded"] else ""))
         names = [half["primary"], *half["secondaries"]]
         table.add_column("battle round")
@@ -560,6 +567,7 @@ def _print_review(report: dict) -> None:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """What a change to the rules does to play: text, table cells, verdicts, findings, outcomes, stale code."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from rules40k import review
@@ -583,7 +591,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
         report = review.review(args.old, args.new, ruleset=ruleset, checks=not args.no_checks,
                                properties=args.properties, sweep=not args.no_sweep, executor=executor,
-                               progress=progress)
+                               progress=progress, timeout=args.timeout)
     if args.plot and report.get("outcomes") and report["outcomes"].get("applies", True):
         sweeps.plot_shift(report["outcomes"], Path(args.plot))
     if args.save:
@@ -620,7 +628,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    table = Table(title=f"Exact calculator against a simulation reaching ±{args.precision} on the mean")
+    table = _table(title=f"Exact calculator against a simulation reaching ±{args.precision} on the mean")
     for column in ("scenario", "attacks", "exact (s)", "peak MiB", "trials for ±", "simulation (s)", "exact faster by",
                    "E[destroyed]", "simulated"):
         table.add_column(column, justify="right")
@@ -677,7 +685,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=1, sort_keys=True))
         return 0
     shown = [m for m in report["modules"] if m in modules]
-    table = Table(title=f"Mutation score per module ({sum(report['modules'][m]['mutants'] for m in shown)} "
+    table = _table(title=f"Mutation score per module ({sum(report['modules'][m]['mutants'] for m in shown)} "
                         f"mutants; report in {output})")
     for column in ("module", "mutants", "killed", "survived", "equivalent", "not run", "score"):
         table.add_column(column, justify="right")
@@ -752,7 +760,7 @@ def _print_hard_ladder(console, rows: list[dict]) -> None:
 
     from rules40k import bench_hard
 
-    table = Table(title=f"Hard ladder: each rung in a fresh process, targets {bench_hard.SECONDS_TARGET:g} s and "
+    table = _table(title=f"Hard ladder: each rung in a fresh process, targets {bench_hard.SECONDS_TARGET:g} s and "
                         f"{bench_hard.MIB_TARGET:g} MB", box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True,
                   pad_edge=False)
     for column in ("target", "D", "A", "exact s", "peak MiB", "met", "icepool s", "×", "same"):
@@ -774,7 +782,7 @@ def _print_hard_ladder(console, rows: list[dict]) -> None:
 def _print_plain_ladder(console, report: dict, trials: int) -> None:
     from rich import box
 
-    table = Table(title="Exact calculator vs icepool and a simulation to ±0.01", box=box.SIMPLE_HEAD,
+    table = _table(title="Exact calculator vs icepool and a simulation to ±0.01", box=box.SIMPLE_HEAD,
                   padding=(0, 1), collapse_padding=True, pad_edge=False)
     for column in ("target", "D", "A", "exact ms", "icepool ms", "×", "same", "sim ×", "MiB"):
         table.add_column(column, justify="right", no_wrap=True)
@@ -1039,6 +1047,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-checks", action="store_true", help="skip the examples, table checks and proofs")
     p.add_argument("--properties", action="store_true", help="also run the hypothesis properties of both versions")
     p.add_argument("--no-sweep", action="store_true", help="skip the calculator's sweep of matchups")
+    p.add_argument("--timeout", type=_positive_number, metavar="SECONDS",
+                   help="how long each version's snapshot may take before the review gives up (default 600; 3600 "
+                        "with --properties)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the sweep on a Dask distributed cluster "
                    "(pip install -e '.[distributed]')")
     p.add_argument("--plot", metavar="FILE.svg", help="draw how the sweep's outcomes moved (.svg or .png)")
@@ -1087,22 +1098,12 @@ def _user_error(error: Exception) -> bool:
     return isinstance(error, (UsageError, *kinds))  # UsageError by class: under `python -m` this is __main__
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C so the same clean-up runs (temporary files and folders removed)."""
-
-
-_received: list[int] = []  # the signals that arrived during this run
-
-
-def _on_signal(signum, frame) -> None:
-    """Raise Ctrl-C's exception (SIGTERM its subclass) and remember the signal, so that a run a library ends with
-    an error of its own after catching the exception (pytest reports "interrupted") still ends as interrupted."""
-    _received.append(signum)
-    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+Terminated = interrupts.Terminated  # SIGTERM's exception (a KeyboardInterrupt)
+_on_signal = interrupts.on_signal
 
 
 def _interrupted(args: argparse.Namespace, signum: int) -> int:
-    print(f"rules40k {args.verb}: interrupted", file=sys.stderr)
+    print(f"rules40k {args.verb}: interrupted" if args.verb else "rules40k: interrupted", file=sys.stderr)
     return 128 + signum
 
 
@@ -1126,6 +1127,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         _check_outputs(args)
         status = args.run(args)
+        interrupts.check()  # a signal whose exception a library swallowed still ends the run as interrupted
         sys.stdout.flush()  # a closed pipe shows here, inside the try, not at exit
         return status
     except KeyboardInterrupt as stop:
@@ -1134,8 +1136,8 @@ def _run(args: argparse.Namespace) -> int:
         _quiet_stdout()
         return 128 + 13  # as if killed by SIGPIPE, like other tools whose reader stopped early
     except Exception as error:
-        if _received:
-            return _interrupted(args, _received[0])
+        if interrupts.received:
+            return _interrupted(args, interrupts.received[0])
         if _user_error(error):
             print(f"rules40k {args.verb}: {error}", file=sys.stderr)
             return 2
@@ -1147,23 +1149,18 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    previous = interrupts.install()  # before any work, so that every verb ends the same way at any moment
     try:
-        args = parser().parse_args(argv)
-    except SystemExit as stop:  # --help, or bad arguments already printed as one sentence
-        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
-    import threading
-
-    previous = {}
-    if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
-        for signum, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
-            if signal.getsignal(signum) is default:  # a signal someone ignores or handles is left to them
-                previous[signum] = signal.signal(signum, _on_signal)
-    _received.clear()
-    try:
+        try:
+            args = parser().parse_args(argv)
+        except SystemExit as stop:  # --help, or bad arguments already printed as one sentence
+            return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+        except KeyboardInterrupt as stop:
+            return _interrupted(argparse.Namespace(verb=None), signal.SIGTERM if isinstance(stop, Terminated)
+                                else signal.SIGINT)
         return _run(args)
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        interrupts.restore(previous)
 
 
 if __name__ == "__main__":

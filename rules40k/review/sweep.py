@@ -31,6 +31,7 @@ Sweeping (``run_sweep``) submits batches of scenarios to ``worker.evaluate`` on 
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 from fractions import Fraction
 from pathlib import Path
@@ -183,7 +184,10 @@ def run_sweep(grid: list[dict], *, root: str | os.PathLike | None = None, overri
     batches = [(start, [m["scenario"] for m in grid[start:start + batch]]) for start in range(0, len(grid), batch)]
     own = executor is None
     if own:
-        executor = concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+        from rules40k import interrupts
+
+        executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=os.cpu_count() or 1, initializer=functools.partial(interrupts.die_with_parent, os.getpid()))
     values: list[str | None] = [None] * len(grid)
     try:
         extra = (ruleset,) if ruleset is not None else ()  # an older tree's worker takes no ruleset
@@ -209,6 +213,9 @@ def run_sweep(grid: list[dict], *, root: str | os.PathLike | None = None, overri
         except BaseException:
             for future in futures:
                 future.cancel()
+            if own:  # Ctrl-C or an error: the batches still running are not waited for (3.14: terminate_workers)
+                for process in list((getattr(executor, "_processes", None) or {}).values()):
+                    process.kill()
             raise
     finally:
         if own:

@@ -1,0 +1,141 @@
+"""Ctrl-C and SIGTERM, handled the same way by every verb, and child processes that end with rules40k.
+
+``install`` is the first thing ``rules40k`` does, before it imports anything heavy. From then on SIGINT raises
+KeyboardInterrupt and SIGTERM ``Terminated`` (its subclass), and the signal is remembered: a library that catches
+the exception and carries on (pytest turns it into an "interrupted" exit code, a collection run ignores that) cannot
+make the run end as if nothing happened. ``check`` raises it again before any output replaces an earlier one
+(``rules40k.atomic``, the site's swap), and the command line ends interrupted whatever the verb returned.
+
+A child process started here (``tied``, ``run``) is killed by the kernel when rules40k ends, even by SIGKILL
+(Linux's PR_SET_PDEATHSIG), and is killed by the parent when the parent stops waiting for it: on an interrupt, an
+error or a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    import subprocess
+
+HANDLED = (signal.SIGINT, signal.SIGTERM)
+_DEFAULTS = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so the same clean-up runs (temporary files and folders removed)."""
+
+
+received: list[int] = []  # the signals that arrived since install()
+
+
+def on_signal(signum: int, frame: Any) -> None:
+    received.append(signum)
+    raise _interrupt(signum)
+
+
+def _interrupt(signum: int) -> KeyboardInterrupt:
+    return Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def install() -> dict[int, Any]:
+    """Handle SIGINT and SIGTERM from now on and forget earlier ones; returns the handlers ``restore`` puts back.
+    Only the main thread may set handlers, and a signal the caller ignores (a background job's SIGINT) or handles
+    itself is left to the caller."""
+    received.clear()
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in HANDLED:
+            if signal.getsignal(signum) in (_DEFAULTS[signum], on_signal):
+                previous[signum] = signal.signal(signum, on_signal)
+    return previous
+
+
+def restore(previous: dict[int, Any]) -> None:
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+    received.clear()
+
+
+def check() -> None:
+    """Raise the interrupt again if a signal arrived since ``install`` and something swallowed its exception."""
+    if received:
+        raise _interrupt(received[0])
+
+
+# --------------------------------------------------------------------------
+# Child processes
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_prctl = None
+
+
+def _load_prctl():
+    """libc's prctl, looked up in the parent (a forked child should do no more than call it), or None off Linux."""
+    global _prctl
+    if _prctl is None and sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            _prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            _prctl = False
+    return _prctl or None
+
+
+def die_with_parent(parent: int) -> None:
+    """In a child: have the kernel SIGKILL it when its parent ends, however the parent ends, and end at once if the
+    parent already has (it would then belong to another process). Does nothing where prctl does not exist."""
+    prctl = _load_prctl()
+    if prctl is None:
+        return
+    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def tied() -> Callable[[], None]:
+    """The ``preexec_fn`` of a ``subprocess`` child that dies with this process (``die_with_parent``)."""
+    parent = os.getpid()
+    _load_prctl()
+    return lambda: die_with_parent(parent)
+
+
+def run(commands: list[list[str]], timeout: float, cwds: list[Any] | None = None,
+        **options: Any) -> list[subprocess.CompletedProcess]:
+    """Run the commands side by side, each ``tied`` to this process, and wait for all of them, at most ``timeout``
+    seconds in all: the output of each (text). A child that has not finished in time raises ``subprocess.TimeoutExpired`` naming
+    its command; then, and on an interrupt or any other error, every child still running is killed first."""
+    import subprocess
+    import tempfile
+
+    deadline = time.monotonic() + timeout
+    started: list[tuple[subprocess.Popen, Any, Any]] = []
+    try:
+        for index, command in enumerate(commands):
+            out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()  # files: no pipe can fill and block
+            process = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwds[index] if cwds else None,
+                                       preexec_fn=tied(), **options)
+            started.append((process, out, err))
+        done = []
+        for process, out, err in started:
+            process.wait(timeout=max(deadline - time.monotonic(), 0))
+            out.seek(0)
+            err.seek(0)
+            done.append(subprocess.CompletedProcess(process.args, process.returncode,
+                                                    out.read().decode("utf-8", "replace"),
+                                                    err.read().decode("utf-8", "replace")))
+        return done
+    finally:
+        for process, out, err in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            out.close()
+            err.close()
