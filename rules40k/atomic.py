@@ -106,3 +106,43 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
 def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
     """Write ``text`` as it is (``\\n`` line ends on every platform: the outputs are compared byte for byte)."""
     write_bytes(path, text.encode(encoding))
+
+
+#: The name prefix of what ``put_in_place`` moves aside; a later run removes any a killed run left.
+OLD_PREFIX = ".old-"
+
+
+def put_in_place(moves: list[tuple[Path, Path]]) -> None:
+    """Rename each new file or folder onto its target, all of them or none: a signal is held off until the last
+    rename (and one that came earlier stops them all before the first), a rename that fails puts back those before
+    it, and the previous targets, moved aside first, are deleted only at the end."""
+    import secrets
+    import shutil
+
+    done: list[tuple[Path, Path, Path | None]] = []  # (new, target, where the previous target went)
+    try:
+        with interrupts.signals_held():
+            interrupts.check()
+            try:
+                for new, target in moves:
+                    aside = None
+                    if target.exists() or target.is_symlink():
+                        aside = target.with_name(f"{OLD_PREFIX}{secrets.token_hex(4)}-{target.name}")
+                        target.rename(aside)
+                    done.append((new, target, aside))
+                    new.rename(target)
+            except BaseException:
+                for new, target, aside in reversed(done):
+                    if not new.exists() and target.exists():
+                        target.rename(new)
+                    if aside is not None:
+                        aside.rename(target)
+                raise
+    except OSError as error:
+        raise OutputError(f"{error.filename}: cannot be put in place ({error.strerror or error})") from None
+    finally:
+        for _, _, aside in done:
+            if aside is not None and aside.is_dir() and not aside.is_symlink():
+                shutil.rmtree(aside)
+            elif aside is not None and (aside.exists() or aside.is_symlink()):
+                aside.unlink()

@@ -256,7 +256,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _review_derived_rulesets(names: list[str] | None, build: Path) -> None:
-    """Review every ruleset that has a concept map against the Core Rules, for the site's Errata reviews area."""
+    """Review every ruleset that has a concept map against the Core Rules, for the site's Errata reviews area
+    (written into ``build``/reviews/: a site build's stage)."""
     from rules import spec
     from rules40k import compare
     from rules40k.checks import write_results
@@ -280,12 +281,13 @@ def cmd_site(args: argparse.Namespace) -> int:
 
     name = _ruleset_name(args, default=None)
     validate.validate([name] if name else None)  # every annotation file and quote, before any check runs
-    results = checks.run_all(name, properties=not args.no_properties)
     build = Path(args.build)
-    checks.write_results(results, build / "results.json")
-    _review_derived_rulesets([name] if name else None, build)
-    site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
-                              site_url=args.site_url)
+    with generate.staged_build(build) as stage:  # results, reviews, pages and site replace the earlier ones together
+        results = checks.run_all(name, properties=not args.no_properties)
+        checks.write_results(results, stage / "results.json")
+        _review_derived_rulesets([name] if name else None, stage)
+        site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
+                                  site_url=args.site_url, stage=stage)
     _console().print(f"Site written to {site_dir}")
     if args.serve and not args.no_mkdocs:
         return generate.serve(site_dir, args.port)

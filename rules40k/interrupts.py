@@ -6,19 +6,20 @@ the exception and carries on (pytest turns it into an "interrupted" exit code, a
 make the run end as if nothing happened. ``check`` raises it again before any output replaces an earlier one
 (``rules40k.atomic``, the site's swap), and the command line ends interrupted whatever the verb returned.
 
-A child process started here (``tied``, ``run``) is killed by the kernel when rules40k ends, even by SIGKILL
+A child process started here (``popen``, ``run``) is killed by the kernel when rules40k ends, even by SIGKILL
 (Linux's PR_SET_PDEATHSIG), and is killed by the parent when the parent stops waiting for it: on an interrupt, an
 error or a timeout.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     import subprocess
@@ -91,41 +92,66 @@ def _load_prctl():
 
 def die_with_parent(parent: int) -> None:
     """In a child: have the kernel SIGKILL it when its parent ends, however the parent ends, and end at once if the
-    parent already has (it would then belong to another process). Does nothing where prctl does not exist."""
+    parent already has (it would then belong to another process); then take SIGINT and SIGTERM again, which the
+    parent held off while forking (``signals_held``). Where prctl does not exist, only the last."""
     prctl = _load_prctl()
-    if prctl is None:
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HANDLED)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold off SIGINT and SIGTERM (delivered when the block ends): around renames a signal must not split, and
+    around a fork, whose at-fork hooks a signal's exception would interrupt. The mask is the calling thread's."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
         return
-    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def tied() -> Callable[[], None]:
-    """The ``preexec_fn`` of a ``subprocess`` child that dies with this process (``die_with_parent``)."""
+def popen(command: list[str], **options: Any) -> subprocess.Popen:
+    """``subprocess.Popen`` of a child that dies with this process (``die_with_parent``), forked with the signals
+    held off."""
+    import subprocess
+
     parent = os.getpid()
     _load_prctl()
-    return lambda: die_with_parent(parent)
+    with signals_held():
+        return subprocess.Popen(command, preexec_fn=lambda: die_with_parent(parent), **options)
 
 
-def run(commands: list[list[str]], timeout: float, cwds: list[Any] | None = None,
-        **options: Any) -> list[subprocess.CompletedProcess]:
-    """Run the commands side by side, each ``tied`` to this process, and wait for all of them, at most ``timeout``
-    seconds in all: the output of each (text). A child that has not finished in time raises ``subprocess.TimeoutExpired`` naming
-    its command; then, and on an interrupt or any other error, every child still running is killed first."""
+def run(commands: list[list[str]], timeout: float | None = None, cwds: list[Any] | None = None,
+        input: str | None = None, **options: Any) -> list[subprocess.CompletedProcess]:
+    """Run the commands side by side (``popen``; ``input``: the text each reads) and wait for all of them, at most
+    ``timeout`` seconds in all: the output of each (text). A child that has not finished in time raises
+    ``subprocess.TimeoutExpired`` naming its command; then, and on an interrupt or any other error, every child
+    still running is killed first."""
     import subprocess
     import tempfile
 
-    deadline = time.monotonic() + timeout
+    deadline = None if timeout is None else time.monotonic() + timeout
     started: list[tuple[subprocess.Popen, Any, Any]] = []
+    files = []
     try:
         for index, command in enumerate(commands):
-            out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()  # files: no pipe can fill and block
-            process = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwds[index] if cwds else None,
-                                       preexec_fn=tied(), **options)
+            out, err, given = (tempfile.TemporaryFile() for _ in range(3))  # files: no pipe can fill and block
+            files += [out, err, given]
+            given.write((input or "").encode("utf-8"))
+            given.seek(0)
+            process = popen(command, stdin=given if input is not None else None, stdout=out, stderr=err,
+                            cwd=cwds[index] if cwds else None, **options)
             started.append((process, out, err))
         done = []
         for process, out, err in started:
-            process.wait(timeout=max(deadline - time.monotonic(), 0))
+            process.wait(timeout=None if deadline is None else max(deadline - time.monotonic(), 0))
             out.seek(0)
             err.seek(0)
             done.append(subprocess.CompletedProcess(process.args, process.returncode,
@@ -133,9 +159,9 @@ def run(commands: list[list[str]], timeout: float, cwds: list[Any] | None = None
                                                     err.read().decode("utf-8", "replace")))
         return done
     finally:
-        for process, out, err in started:
+        for process, _, _ in started:
             if process.poll() is None:
                 process.kill()
                 process.wait()
-            out.close()
-            err.close()
+        for file in files:
+            file.close()

@@ -409,11 +409,11 @@ def previous_site(tmp_path) -> Path:
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_site_build_keeps_the_previous_site(previous_site, signum):
-    """Interrupt a real `rules40k site` during its MkDocs step (when its temporary site folder appears)."""
+    """Interrupt a real `rules40k site` during its MkDocs step (when its stage's mkdocs.yml appears)."""
     before = tree(previous_site / "site")
     process = cli_process("site", "--ruleset", "ninth", "--no-properties", "--build", str(previous_site))
     deadline = time.monotonic() + 240
-    while not list(previous_site.glob(".site-tmp-*")):
+    while not list(previous_site.glob(".build-*/mkdocs.yml")):  # written just before MkDocs runs
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the build never reached MkDocs"
         time.sleep(0.02)

@@ -37,6 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from rules40k import interrupts
 from rules40k.review import worker
 
 
@@ -184,15 +185,14 @@ def run_sweep(grid: list[dict], *, root: str | os.PathLike | None = None, overri
     batches = [(start, [m["scenario"] for m in grid[start:start + batch]]) for start in range(0, len(grid), batch)]
     own = executor is None
     if own:
-        from rules40k import interrupts
-
         executor = concurrent.futures.ProcessPoolExecutor(
             max_workers=os.cpu_count() or 1, initializer=functools.partial(interrupts.die_with_parent, os.getpid()))
     values: list[str | None] = [None] * len(grid)
     try:
         extra = (ruleset,) if ruleset is not None else ()  # an older tree's worker takes no ruleset
-        futures = {executor.submit(worker.evaluate, root_arg, scenarios, override_arg, *extra): (start, len(scenarios))
-                   for start, scenarios in batches}
+        with interrupts.signals_held():  # the pool forks its workers here (they take the signals again)
+            futures = {executor.submit(worker.evaluate, root_arg, scenarios, override_arg, *extra):
+                       (start, len(scenarios)) for start, scenarios in batches}
         done = 0
         if progress is not None:
             progress(0, len(grid))
