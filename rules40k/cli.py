@@ -616,7 +616,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     _calculator_ruleset(args)
     if not args.scenario:
+        if args.max_seconds is not None:
+            raise UsageError("--max-seconds limits the simulation of scenario files; the ladders cap theirs with "
+                             "--max-trials")
         return _bench_ladder(args)
+    if args.max_seconds is None:
+        args.max_seconds = bench.MAX_SIMULATION_SECONDS
     paths = args.scenario
     for path in paths:  # every scenario read as calc reads it, so a bad one is one sentence before any timing
         if not Path(path).is_file():
@@ -626,7 +631,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             scenario.read_scenario(data, name)
         except (scenario.ScenarioError, ValueError) as error:
             raise _about(name, error) from None
-    rows = bench.run(paths, repeats=args.repeats, precision=args.precision, max_trials=args.max_trials)
+    rows = bench.run(paths, repeats=args.repeats, precision=args.precision, max_trials=args.max_trials,
+                     max_seconds=args.max_seconds)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -640,7 +646,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                       f"{row['exact_peak_mib']:.1f}", str(row["simulation_trials_for_precision"]), sim,
                       f"{row['exact_faster_by']:.0f}x", f"{row['expected_models_destroyed']:.4f}",
                       f"{row['simulated_mean']:.4f}")
-    _console().print(table)
+    console = _console()
+    console.print(table)
+    limits = {"time": f"--max-seconds {args.max_seconds:g}", "trials": f"--max-trials {args.max_trials}"}
+    for row in rows:
+        if row["simulation_capped_by"]:
+            console.print(f"{row['scenario']}: the simulation stopped after {row['simulation_trials_run']:,} of the "
+                          f"{row['simulation_trials_for_precision']:,} trials a precision of ±{args.precision:g} needs (the "
+                          f"{limits[row['simulation_capped_by']]} limit); its time is extrapolated", markup=False)
     return 0
 
 
@@ -1011,6 +1024,9 @@ def parser() -> argparse.ArgumentParser:
                    help="the simulation's target 95%% half-width on the mean (> 0)")
     p.add_argument("--max-trials", type=_whole_number(1), default=None,
                    help="cap simulated trials (≥ 1) and extrapolate the time (marked as extrapolated)")
+    p.add_argument("--max-seconds", type=_positive_number, default=None,
+                   help="with scenario files: stop each simulation after this many seconds and extrapolate its time "
+                        "(default 20)")
     p.add_argument("--json", action="store_true")
     _ruleset_option(p, "the ruleset whose attack rules to use (the ladders are the Core Rules')")
     p.set_defaults(run=cmd_bench)

@@ -3,6 +3,7 @@ sentence (exit 2) or an answer that says what was capped; a legal input of the l
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -152,3 +153,50 @@ def test_load_head_keeps_the_loaders_refusals():
                  "x: &a [1, *a]\nevents: []\n"):
         with pytest.raises(yaml.YAMLError):
             safe_yaml.load_head(text, "events", 5)
+
+
+# --------------------------------------------------------------------------
+# bench FILE: the simulation stops at a time limit and says so
+# --------------------------------------------------------------------------
+
+SCENARIO = str(REPO / "examples" / "intercessors.json")
+
+
+def test_bench_simulation_is_capped_by_time_and_says_so(capsys):
+    """±0.0001 needs about 250 million trials here (hours); --max-seconds 1 stops it after a second."""
+    start = time.monotonic()
+    code, out, err = run(capsys, "bench", SCENARIO, "--precision", "1e-4", "--max-seconds", "1", "--repeats", "1")
+    assert time.monotonic() - start < 10
+    assert code == 0, err
+    assert "intercessors.json: the simulation stopped after" in out
+    assert "(the --max-seconds 1 limit); its time is extrapolated" in out
+
+
+def test_bench_caps_the_simulation_by_default(capsys, monkeypatch):
+    from rules40k import bench
+
+    monkeypatch.setattr(bench, "MAX_SIMULATION_SECONDS", 0.5)
+    code, out, err = run(capsys, "bench", SCENARIO, "--precision", "1e-4", "--repeats", "1", "--json")
+    assert code == 0, err
+    row = json.loads(out)[0]
+    assert row["simulation_capped_by"] == "time" and row["simulation_extrapolated"]
+    assert 0 < row["simulation_trials_run"] < row["simulation_trials_for_precision"]
+
+
+def test_bench_max_seconds_is_for_scenario_files(capsys):
+    code, out, err = run(capsys, "bench", "--max-seconds", "5")
+    assert code == 2 and out == ""
+    assert "--max-seconds limits the simulation of scenario files" in err
+
+
+def test_a_capped_simulation_runs_the_first_trials_of_the_same_stream():
+    from rules import calculator, scenario
+    from rules.engine import simulate as simulation
+    from rules40k import bench
+
+    sc = scenario.read_scenario(json.loads(Path(SCENARIO).read_text(encoding="utf-8")), SCENARIO)
+    result = calculator.calculate(sc)
+    row = bench.simulate(sc, result, 1e-4, 300, seed=7)
+    outcomes = simulation.Simulator(sc, calculator.attack_rules("core")).run(300, 7)
+    assert row["simulation_capped_by"] == "trials" and row["simulation_trials_run"] == 300
+    assert row["simulated_mean"] == sum(o.models_destroyed for o in outcomes) / 300
