@@ -6,7 +6,8 @@ clear sentence and exits 2 on bad input; data verbs take ``--json``.
 
 Exit statuses: 0 done, 1 a check failed or a section is missing, 2 bad input (one sentence),
 70 an internal error (one line; ``RULES40K_DEBUG=1`` shows the traceback), 130 Ctrl-C and
-143 SIGTERM (``rules40k <verb>: interrupted``; temporary files removed, earlier outputs kept),
+143 SIGTERM at any moment (``rules40k <verb>: interrupted``; handled by ``rules40k.interrupts``, installed
+before any work: temporary files removed, earlier outputs kept, child processes killed),
 141 standard output closed early (``| head``: the rest is dropped quietly). Modules are
 imported where a verb needs them, so ``rules40k calc`` starts without z3, shapely or the site.
 """
