@@ -1499,6 +1499,6 @@ def serve(site: Path, port: int = 8000) -> int:
     with server:
         try:
             server.serve_forever()
-        except KeyboardInterrupt:
-            pass
+        except KeyboardInterrupt:  # Ctrl-C is how serving ends: the site was built, so the run ends well (0)
+            interrupts.received.clear()
     return 0

@@ -346,3 +346,19 @@ def test_sigterm_is_143_and_ctrl_c_130_in_process(capsys, monkeypatch):
         monkeypatch.setattr(cli, "cmd_show", stopped)
         assert main(["show", "05.02"]) == 128 + signum
         assert capsys.readouterr().err == "rules40k show: interrupted\n"
+
+
+def test_serving_ends_with_ctrl_c_as_its_normal_end(tmp_path):
+    """`site --serve` serves until Ctrl-C: that interrupt ends the serving, not the run (status 0)."""
+    import threading
+
+    from rules40k_site import generate
+
+    previous = interrupts.install()
+    try:
+        main_thread = threading.main_thread().ident
+        threading.Timer(0.5, lambda: signal.pthread_kill(main_thread, signal.SIGINT)).start()
+        assert generate.serve(tmp_path, port=0) == 0
+        assert interrupts.received == []  # nothing left over that would end the run as interrupted
+    finally:
+        interrupts.restore(previous)
