@@ -54,6 +54,8 @@ def install() -> dict[int, Any]:
         for signum in HANDLED:
             if signal.getsignal(signum) in (_DEFAULTS[signum], on_signal):
                 previous[signum] = signal.signal(signum, on_signal)
+    if previous.get(signal.SIGINT):
+        _keep_ctrl_c_from_z3()
     return previous
 
 
@@ -61,6 +63,41 @@ def restore(previous: dict[int, Any]) -> None:
     for signum, handler in previous.items():
         signal.signal(signum, handler)
     received.clear()
+    if _Z3_FINDER in sys.meta_path:
+        sys.meta_path.remove(_Z3_FINDER)
+
+
+class _Z3Finder:
+    """Finds nothing itself: when z3 is first imported, has its loader turn z3's ctrl_c parameter off."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "z3":
+            return None
+        import importlib.util
+
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            run = spec.loader.exec_module
+
+            def exec_module(module: Any) -> None:
+                run(module)
+                module.set_param("ctrl_c", False)
+
+            spec.loader.exec_module = exec_module
+        return spec
+
+
+_Z3_FINDER = _Z3Finder()
+
+
+def _keep_ctrl_c_from_z3() -> None:
+    """z3 takes SIGINT for itself while it solves (unless its ``ctrl_c`` parameter is off): the proof then ends
+    "unknown" and the run goes on as if nothing happened. Turn that off now if z3 is loaded, or when it is."""
+    if "z3" in sys.modules:
+        sys.modules["z3"].set_param("ctrl_c", False)
+    elif _Z3_FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _Z3_FINDER)
 
 
 def check() -> None:

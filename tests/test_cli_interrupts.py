@@ -362,3 +362,26 @@ def test_serving_ends_with_ctrl_c_as_its_normal_end(tmp_path):
         assert interrupts.received == []  # nothing left over that would end the run as interrupted
     finally:
         interrupts.restore(previous)
+
+
+def test_a_ctrl_c_while_z3_solves_is_not_taken_by_z3():
+    """z3 takes SIGINT for itself while it solves unless told not to: the proof would end "unknown" and the run go
+    on. With the handlers installed, the Ctrl-C reaches rules40k when the solver returns (here at its time limit)."""
+    import threading
+
+    import z3
+
+    previous = interrupts.install()
+    try:
+        assert z3.get_param("ctrl_c") == "false"
+        x, y, z = z3.Ints("x y z")
+        solver = z3.Solver()
+        solver.set("timeout", 2000)
+        solver.add(x * x * x + y * y * y + z * z * z == 33, x > 1, y > 1)  # a famously hard sum of three cubes
+        main_thread = threading.main_thread().ident
+        threading.Timer(0.3, lambda: signal.pthread_kill(main_thread, signal.SIGINT)).start()
+        with pytest.raises(KeyboardInterrupt):
+            solver.check()
+        assert interrupts.received == [signal.SIGINT]
+    finally:
+        interrupts.restore(previous)
