@@ -3,13 +3,13 @@ moment (an interrupt while the command line loads is one line too)."""
 
 import sys
 
-from rules40k import interrupts
-
-interrupts.install()
 try:
+    from rules40k import interrupts
+
+    interrupts.install()
     from rules40k.cli import main
-except KeyboardInterrupt as stop:
+except KeyboardInterrupt as stop:  # Python's own Ctrl-C before the handlers, or ours while the command line loads
     print("rules40k: interrupted", file=sys.stderr)
-    sys.exit(143 if isinstance(stop, interrupts.Terminated) else 130)
+    sys.exit(143 if type(stop).__name__ == "Terminated" else 130)
 
 sys.exit(main())
