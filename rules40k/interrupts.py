@@ -4,7 +4,8 @@
 KeyboardInterrupt and SIGTERM ``Terminated`` (its subclass), and the signal is remembered: a library that catches
 the exception and carries on (pytest turns it into an "interrupted" exit code, a collection run ignores that) cannot
 make the run end as if nothing happened. ``check`` raises it again before any output replaces an earlier one
-(``rules40k.atomic``, the site's swap), and the command line ends interrupted whatever the verb returned.
+(``rules40k.atomic``: every file written and the site's ``put_in_place``), and the command line ends interrupted
+whatever the verb returned. z3, which would take SIGINT for itself while it solves, is told not to.
 
 A child process started here (``popen``, ``run``) is killed by the kernel when rules40k ends, even by SIGKILL
 (Linux's PR_SET_PDEATHSIG), and is killed by the parent when the parent stops waiting for it: on an interrupt, an
