@@ -131,12 +131,16 @@ def _load_prctl():
 def die_with_parent(parent: int) -> None:
     """In a child: have the kernel SIGKILL it when its parent ends, however the parent ends, and end at once if the
     parent already has (it would then belong to another process); then take SIGINT and SIGTERM again, which the
-    parent held off while forking (``signals_held``). Where prctl does not exist, only the last."""
+    parent held off while forking (``signals_held``), as Python does by default (a forked child is no command line
+    of its own). Where prctl does not exist, only the last."""
     prctl = _load_prctl()
     if prctl is not None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:
             os._exit(1)
+    for signum in HANDLED:
+        if signal.getsignal(signum) is on_signal:
+            signal.signal(signum, _DEFAULTS[signum])
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, HANDLED)
 

@@ -385,3 +385,38 @@ def test_a_ctrl_c_while_z3_solves_is_not_taken_by_z3():
         assert interrupts.received == [signal.SIGINT]
     finally:
         interrupts.restore(previous)
+
+
+def _forked_workers(process: subprocess.Popen) -> set[int]:
+    """The children that are forks of the process itself (the sweep's pool), not programs of their own."""
+    own = Path(f"/proc/{process.pid}/cmdline").read_bytes()
+    found = set()
+    for child in children(process.pid):
+        try:
+            if Path(f"/proc/{child}/cmdline").read_bytes() == own:
+                found.add(child)
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_review_sweep_workers_end_with_the_review(tmp_path, signum):
+    """The sweep's process pool: stopped with Ctrl-C, or left behind by a SIGKILL of the review (they used to live
+    on, holding the review's standard output open)."""
+    process = start("review", "worktree", "worktree", "--no-checks", "--save", str(tmp_path / "review.json"))
+    wait_for(process, lambda: bool(_forked_workers(process)), "the sweep's workers")
+    workers = _forked_workers(process)
+    try:
+        if signum == signal.SIGKILL:
+            process.kill()
+            process.wait(timeout=60)  # not its pipes: a worker that outlived it would hold them open
+        else:
+            interrupt(process, signum, "review")
+        assert_gone(workers)
+    finally:
+        for worker in workers:
+            if alive(worker):
+                os.kill(worker, signal.SIGKILL)
+        process.communicate(timeout=60)
+    assert list(tmp_path.iterdir()) == []
