@@ -19,7 +19,7 @@ sentence names the place.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import yaml
 
@@ -35,9 +35,8 @@ class AliasError(yaml.MarkedYAMLError):
     """Aliases that repeat too much, or an alias inside the value it names; ``problem_mark`` is the alias."""
 
 
-class Loader(_Base):  # type: ignore[misc,valid-type]
-    """The safe loader, refusing a key written twice in one mapping. Use ``load``/``compose``, which also check the
-    aliases: this class alone does not."""
+class _UniqueKeys:
+    """A constructor that refuses a key written twice in one mapping."""
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
@@ -60,6 +59,11 @@ class Loader(_Base):  # type: ignore[misc,valid-type]
                                                     "too long to read", node.start_mark) from None
 
 
+class Loader(_UniqueKeys, _Base):  # type: ignore[misc,valid-type]
+    """The safe loader, refusing a key written twice in one mapping. Use ``load``/``compose``, which also check the
+    aliases: this class alone does not."""
+
+
 Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
 
 
@@ -69,6 +73,12 @@ def check_aliases(text: str) -> None:
     Without an ``&`` the text defines no anchor, so it can hold no alias (libyaml refuses an undefined one)."""
     if "&" not in text:
         return
+    for _ in _checked_events(text):
+        pass
+
+
+def _checked_events(text: str) -> Iterator[yaml.Event]:
+    """The document's parsing events, read lazily; an alias that repeats too much is refused when it comes."""
     open_sizes: list[int] = []  # the values counted so far in each list or mapping still open
     open_anchors: list[str | None] = []
     sizes: dict[str, int | None] = {}  # each anchor's value count; None while its list or mapping is still open
@@ -105,6 +115,7 @@ def check_aliases(text: str) -> None:
                 raise AliasError(None, None, f"the aliases up to *{name} repeat more than {MAX_REPEATED_VALUES:,} "
                                  "values, more than one document may (a YAML bomb?)", event.start_mark)
             counted(size)
+        yield event
 
 
 def _name(anchor: str, limit: int = 40) -> str:
@@ -125,6 +136,57 @@ def _parsed(text: str, get: Callable[[Loader], Any]) -> Any:
 def load(text: str) -> Any:
     """The value of a YAML document (None for an empty one), safely; see the module's promises."""
     return _parsed(text, Loader.get_single_data)
+
+
+class _EventLoader(_UniqueKeys, yaml.composer.Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    """The safe loader's composer and constructor fed from a list of parsing events instead of a parser."""
+
+    def __init__(self, events: list[yaml.Event]) -> None:
+        self.events = events
+        self.at = 0
+        yaml.composer.Composer.__init__(self)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+
+    def check_event(self, *choices) -> bool:
+        return self.at < len(self.events) and (not choices or isinstance(self.events[self.at], choices))
+
+    def peek_event(self) -> yaml.Event:
+        return self.events[self.at]
+
+    def get_event(self) -> yaml.Event:
+        self.at += 1
+        return self.events[self.at - 1]
+
+
+_EventLoader.add_constructor("tag:yaml.org,2002:int", _EventLoader.construct_yaml_int)
+
+
+def load_head(text: str, key: str, most: int) -> Any:
+    """``load``, except that the list under ``key`` of a top-level mapping keeps only its first ``most`` items and
+    reading stops where the next one begins: a reader that refuses a longer list (a game's scoring moments) need
+    neither parse nor build the rest of the file. The keys written after a list cut short are not read."""
+    kept: list[yaml.Event] = []
+    open_collections: list[list] = []  # each open list or mapping: [its end event, values begun in it, is the list]
+    for event in _checked_events(text):
+        if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)) and open_collections:
+            parent = open_collections[-1]
+            if parent[2] and parent[1] == most:  # the first item past the cut: close what is open and stop
+                kept.extend(end() for end, _, _ in reversed(open_collections))
+                kept.extend((yaml.DocumentEndEvent(), yaml.StreamEndEvent()))
+                break
+            parent[1] += 1
+        if isinstance(event, yaml.CollectionStartEvent):
+            top = open_collections[0] if len(open_collections) == 1 else None
+            is_cut = (top is not None and top[0] is yaml.MappingEndEvent and isinstance(event, yaml.SequenceStartEvent)
+                      and top[1] % 2 == 0 and isinstance(kept[-1], yaml.ScalarEvent) and kept[-1].value == key)
+            end = yaml.MappingEndEvent if isinstance(event, yaml.MappingStartEvent) else yaml.SequenceEndEvent
+            open_collections.append([end, 0, is_cut])
+        elif isinstance(event, yaml.CollectionEndEvent):
+            open_collections.pop()
+        kept.append(event)
+    loader = _EventLoader(kept)
+    return loader.get_single_data()
 
 
 def compose(text: str) -> yaml.Node | None:

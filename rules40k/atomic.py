@@ -2,9 +2,10 @@
 
 The bytes go to a unique temporary name in the target's own folder (``tempfile.mkstemp``, so the final
 ``os.replace`` is a rename within one filesystem), then replace the target in one step. On any failure,
-Ctrl-C included, the temporary file is removed. A target whose folder does not exist, or that exists and is
-not a regular file (``/dev/full``: root's rename would replace the device), is an ``OutputError`` (one
-sentence): the tool never creates a user's folders silently, nor replaces what is not a file.
+Ctrl-C included, the temporary file is removed; a Ctrl-C or SIGTERM that arrived while the content was made
+(``rules40k.interrupts``) stops the replacement even if a library caught its exception. A target whose folder does
+not exist, or that exists and is not a regular file (``/dev/full``: root's rename would replace the device), is an
+``OutputError`` (one sentence): the tool never creates a user's folders silently, nor replaces what is not a file.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Iterator
+
+from rules40k import interrupts
 
 
 class OutputError(ValueError):
@@ -85,6 +88,7 @@ def replacing(path: str | os.PathLike) -> Iterator[Path]:
         try:
             os.chmod(tmp, _mode(path))
             yield tmp
+            interrupts.check()  # an interrupt a library swallowed while the content was made replaces nothing
             os.replace(tmp, path)
         except OSError as error:
             raise OutputError(f"{path}: cannot be written ({error.strerror or error})") from None
@@ -102,3 +106,43 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
 def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
     """Write ``text`` as it is (``\\n`` line ends on every platform: the outputs are compared byte for byte)."""
     write_bytes(path, text.encode(encoding))
+
+
+#: The name prefix of what ``put_in_place`` moves aside; a later run removes any a killed run left.
+OLD_PREFIX = ".old-"
+
+
+def put_in_place(moves: list[tuple[Path, Path]]) -> None:
+    """Rename each new file or folder onto its target, all of them or none: a signal is held off until the last
+    rename (and one that came earlier stops them all before the first), a rename that fails puts back those before
+    it, and the previous targets, moved aside first, are deleted only at the end."""
+    import secrets
+    import shutil
+
+    done: list[tuple[Path, Path, Path | None]] = []  # (new, target, where the previous target went)
+    try:
+        with interrupts.signals_held():
+            interrupts.check()
+            try:
+                for new, target in moves:
+                    aside = None
+                    if target.exists() or target.is_symlink():
+                        aside = target.with_name(f"{OLD_PREFIX}{secrets.token_hex(4)}-{target.name}")
+                        target.rename(aside)
+                    done.append((new, target, aside))
+                    new.rename(target)
+            except BaseException:
+                for new, target, aside in reversed(done):
+                    if not new.exists() and target.exists():
+                        target.rename(new)
+                    if aside is not None:
+                        aside.rename(target)
+                raise
+    except OSError as error:
+        raise OutputError(f"{error.filename}: cannot be put in place ({error.strerror or error})") from None
+    finally:
+        for _, _, aside in done:
+            if aside is not None and aside.is_dir() and not aside.is_symlink():
+                shutil.rmtree(aside)
+            elif aside is not None and (aside.exists() or aside.is_symlink()):
+                aside.unlink()

@@ -3,7 +3,8 @@
 For each scenario: the exact calculation's time (best of ``repeats``) and peak
 memory, then a simulation of the same rules run until the 95% confidence
 interval of its mean models destroyed is within ±``precision`` (the number of
-trials comes from the exact variance), with its time and the mean it reached.
+trials comes from the exact variance), with its time and the mean it reached; a simulation stopped by
+``max_trials`` or ``max_seconds`` (default MAX_SIMULATION_SECONDS) has its time extrapolated.
 Speed targets live here, not in timed tests.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import time
 import tracemalloc
 from pathlib import Path
@@ -47,26 +49,37 @@ def timed(function, repeats: int, stop_after: float = math.inf, memory_under: fl
     return best, peak / 2 ** 20, result
 
 
-def simulate(sc, result, precision: float, max_trials: int | None, seed: int, ruleset: str = "core") -> dict:
+#: How long the simulation of one scenario may run, in seconds, unless ``--max-seconds`` says otherwise: a
+#: precision of 1e-4 asks for tens of millions of trials (hours); past the limit the time is extrapolated.
+MAX_SIMULATION_SECONDS = 20.0
+
+
+def simulate(sc, result, precision: float, max_trials: int | None, seed: int, ruleset: str = "core",
+             max_seconds: float = math.inf) -> dict:
     """The simulation of ``sc`` for a mean of models destroyed within ±``precision`` (95%): the trials that needs
-    (from the exact variance), the trials run (at most ``max_trials``; the time is then extrapolated), the mean."""
+    (from the exact variance), the trials run (at most ``max_trials``, and no more than ``max_seconds`` allow: the
+    time is then extrapolated) and the mean. The trials run are always the first of the same seeded stream."""
     sigma = math.sqrt(_variance(result.models_destroyed))
     needed = max(1, math.ceil((1.96 * sigma / precision) ** 2))
     trials = needed if max_trials is None else min(needed, max_trials)
+    simulator, rng = simulation.Simulator(sc, calculator.attack_rules(ruleset)), random.Random(seed)
+    outcomes = []
     start = time.perf_counter()
-    outcomes = simulation.Simulator(sc, calculator.attack_rules(ruleset)).run(trials, seed)
+    while len(outcomes) < trials and (not outcomes or time.perf_counter() - start < max_seconds):
+        outcomes.append(simulator.trial(rng))
     seconds = time.perf_counter() - start
-    return {"simulation_trials_for_precision": needed, "simulation_trials_run": trials,
-            "simulation_seconds": seconds, "simulation_seconds_for_precision": seconds / trials * needed,
-            "simulation_extrapolated": trials < needed,
-            "simulated_mean": sum(o.models_destroyed for o in outcomes) / trials}
+    capped = None if len(outcomes) == needed else "time" if len(outcomes) < trials else "trials"
+    return {"simulation_trials_for_precision": needed, "simulation_trials_run": len(outcomes),
+            "simulation_seconds": seconds, "simulation_seconds_for_precision": seconds / len(outcomes) * needed,
+            "simulation_extrapolated": capped is not None, "simulation_capped_by": capped,
+            "simulated_mean": sum(o.models_destroyed for o in outcomes) / len(outcomes)}
 
 
 def bench_one(path: Path, repeats: int = 3, precision: float = 0.01, max_trials: int | None = None,
-              seed: int = 1) -> dict:
+              seed: int = 1, max_seconds: float = MAX_SIMULATION_SECONDS) -> dict:
     sc = scenario.read_scenario(json.loads(path.read_text(encoding="utf-8")), str(path))
     exact_seconds, peak_mib, result = timed(lambda: calculator.calculate(sc), repeats)
-    simulated = simulate(sc, result, precision, max_trials, seed)
+    simulated = simulate(sc, result, precision, max_trials, seed, max_seconds=max_seconds)
     attacks = sum(float(sum(k * p for k, p in calculator.Calculator(sc).plan(w, sc.models[0].T).attacks.items()))
                   for w in sc.weapons)
     return {

@@ -12,11 +12,11 @@ targets: under 2 s and 500 MB each. icepool is timed beside it where its formula
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from fractions import Fraction
 
+from rules40k import interrupts
 from rules40k.bench_ladder import Target, _icepool_models_destroyed, icepool_states_the_problem
 
 SECONDS_TARGET = 2.0
@@ -71,8 +71,9 @@ def _measure(data: dict, repeats: int) -> dict:
     resident memory (the whole process, the interpreter and its imports included), and the answer."""
     runs = []
     for _ in range(repeats):
-        done = subprocess.run([sys.executable, "-c", _ONE_RUN], input=json.dumps(data), capture_output=True,
-                              text=True, check=True)
+        done = interrupts.run([[sys.executable, "-c", _ONE_RUN]], input=json.dumps(data))[0]
+        if done.returncode != 0:
+            raise RuntimeError(f"a hard-ladder run failed: {(done.stderr.strip().splitlines() or ['no output'])[-1]}")
         runs.append(json.loads(done.stdout))
     return {"seconds": min(r["seconds"] for r in runs), "peak_mib": max(r["peak_mib"] for r in runs),
             "models_destroyed": runs[0]["models_destroyed"]}

@@ -17,13 +17,12 @@ the exact answer makes possible is extrapolated, as in ``rules40k.bench``.
 from __future__ import annotations
 
 import math
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules40k import REPO_ROOT
+from rules40k import REPO_ROOT, interrupts
 
 SIZES = (10, 40, 100, 200, 400)
 
@@ -173,7 +172,9 @@ def calc_process_seconds(repeats: int = 5) -> float:
     best = math.inf
     for _ in range(repeats):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "rules40k", "calc", example], check=True, stdout=subprocess.DEVNULL)
+        done = interrupts.run([[sys.executable, "-m", "rules40k", "calc", example]])[0]
+        if done.returncode != 0:
+            raise RuntimeError(f"rules40k calc {example} failed: {done.stderr.strip()[-200:]}")
         best = min(best, time.perf_counter() - start)
     return best
 

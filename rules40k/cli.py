@@ -6,7 +6,8 @@ clear sentence and exits 2 on bad input; data verbs take ``--json``.
 
 Exit statuses: 0 done, 1 a check failed or a section is missing, 2 bad input (one sentence),
 70 an internal error (one line; ``RULES40K_DEBUG=1`` shows the traceback), 130 Ctrl-C and
-143 SIGTERM (``rules40k <verb>: interrupted``; temporary files removed, earlier outputs kept),
+143 SIGTERM at any moment (``rules40k <verb>: interrupted``; handled by ``rules40k.interrupts``, installed
+before any work: temporary files removed, earlier outputs kept, child processes killed),
 141 standard output closed early (``| head``: the rest is dropped quietly). Modules are
 imported where a verb needs them, so ``rules40k calc`` starts without z3, shapely or the site.
 """
@@ -23,10 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
-from rules40k import BUILD_ROOT, REPO_ROOT, SPEC_ROOT
+from rules40k import BUILD_ROOT, REPO_ROOT, SPEC_ROOT, interrupts
 
 STATUS_STYLE = {"encoded": "green", "inert": "cyan", "deferred": "yellow", "missing": "bold red"}
 
@@ -35,17 +33,26 @@ class UsageError(Exception):
     """Bad input from the user; printed as one sentence with exit code 2."""
 
 
-class _Console(Console):
-    """rich's Console, except that a closed standard output ends the run as every other write does (exit 141,
-    see main), not with rich's own exit status 1."""
+def _console():
+    """rich's Console for standard output, imported here as every use of rich is: rich takes a tenth of a second
+    to load, and until the module has loaded, the signal handlers ``main`` installs first are not there."""
+    from rich.console import Console
 
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise BrokenPipeError
+    class _Console(Console):
+        """rich's Console, except that a closed standard output ends the run as every other write does (exit
+        141, see main), not with rich's own exit status 1."""
 
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
 
-def _console() -> Console:
     return _Console(highlight=False, soft_wrap=True)
+
+
+def _table(**options: Any):
+    from rich.table import Table
+
+    return Table(**options)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -175,7 +182,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         return 0 if missing == 0 else 1
     console = _console()
     for name, rows in ledgers.items():
-        table = Table(title=f"Coverage of the {name} ruleset: {spec.ruleset(name).get('title', name)}")
+        table = _table(title=f"Coverage of the {name} ruleset: {spec.ruleset(name).get('title', name)}")
         for column in ("ref", "title", "status", "verified", "functions", "examples", "lines", "reason"):
             table.add_column(column)
         for row in rows:
@@ -191,6 +198,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from rules import spec
@@ -251,7 +259,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _review_derived_rulesets(names: list[str] | None, build: Path) -> None:
-    """Review every ruleset that has a concept map against the Core Rules, for the site's Errata reviews area."""
+    """Review every ruleset that has a concept map against the Core Rules, for the site's Errata reviews area
+    (written into ``build``/reviews/: a site build's stage)."""
     from rules import spec
     from rules40k import compare
     from rules40k.checks import write_results
@@ -275,12 +284,13 @@ def cmd_site(args: argparse.Namespace) -> int:
 
     name = _ruleset_name(args, default=None)
     validate.validate([name] if name else None)  # every annotation file and quote, before any check runs
-    results = checks.run_all(name, properties=not args.no_properties)
     build = Path(args.build)
-    checks.write_results(results, build / "results.json")
-    _review_derived_rulesets([name] if name else None, build)
-    site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
-                              site_url=args.site_url)
+    with generate.staged_build(build) as stage:  # results, reviews, pages and site replace the earlier ones together
+        results = checks.run_all(name, properties=not args.no_properties)
+        checks.write_results(results, stage / "results.json")
+        _review_derived_rulesets([name] if name else None, stage)
+        site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
+                                  site_url=args.site_url, stage=stage)
     _console().print(f"Site written to {site_dir}")
     if args.serve and not args.no_mkdocs:
         return generate.serve(site_dir, args.port)
@@ -429,7 +439,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
         print(json.dumps(calc_json(result), indent=2))
         return 0
     console = _console()
-    table = Table(title=f"Models destroyed ({spec.ruleset(name).get('short', name)})")
+    table = _table(title=f"Models destroyed ({spec.ruleset(name).get('short', name)})")
     columns = ("models", "chance", "at least this many") + (("exact chance",) if args.exact else ())
     for column in columns:
         table.add_column(column, justify="right")
@@ -481,7 +491,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise UsageError(f"the {name} ruleset has no scoring ledger (only missionpack has one)")
     text, source = _read_source(args.game)
     try:
-        data = safe_yaml.load(text)  # refuses a key written twice and aliases that repeat too much (a YAML bomb)
+        # refuses a key written twice and aliases that repeat too much (a YAML bomb), and reads no further than
+        # the first scoring moment no battle has room for
+        data = safe_yaml.load_head(text, "events", scoring.most_moments_in_a_battle() + 1)
     except yaml.YAMLError as error:
         where = safe_yaml.place(error)
         raise UsageError(f"{source}:{where}{':' if where else ''} not valid YAML or JSON "
@@ -497,7 +509,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     console.print(f"[bold]{sheet['mission']}[/] ({sheet['battle_size']})")
     for player in scoring.PLAYERS:
         half = sheet[player]
-        table = Table(title=f"{player.title()}: {half['total']} / {scoring.MAXIMUM_SCORE} victory points"
+        table = _table(title=f"{player.title()}: {half['total']} / {scoring.MAXIMUM_SCORE} victory points"
                       + (" (conceded)" if half["conceded"] else ""))
         names = [half["primary"], *half["secondaries"]]
         table.add_column("battle round")
@@ -634,6 +646,7 @@ def _print_outcomes(report: dict) -> None:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """What a change to the rules does to play: text, table cells, verdicts, findings, outcomes, stale code."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from rules40k import review
@@ -657,7 +670,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
         report = review.review(args.old, args.new, ruleset=ruleset, checks=not args.no_checks,
                                properties=args.properties, sweep=not args.no_sweep, executor=executor,
-                               progress=progress)
+                               progress=progress, timeout=args.timeout)
     if args.plot and report.get("outcomes") and report["outcomes"].get("applies", True):
         sweeps.plot_shift(report["outcomes"], Path(args.plot))
     if args.save:
@@ -680,7 +693,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     _calculator_ruleset(args)
     if not args.scenario:
+        if args.max_seconds is not None:
+            raise UsageError("--max-seconds limits the simulation of scenario files; the ladders cap theirs with "
+                             "--max-trials")
         return _bench_ladder(args)
+    if args.max_seconds is None:
+        args.max_seconds = bench.MAX_SIMULATION_SECONDS
     paths = args.scenario
     for path in paths:  # every scenario read as calc reads it, so a bad one is one sentence before any timing
         if not Path(path).is_file():
@@ -690,11 +708,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
             scenario.read_scenario(data, name)
         except (scenario.ScenarioError, ValueError) as error:
             raise _about(name, error) from None
-    rows = bench.run(paths, repeats=args.repeats, precision=args.precision, max_trials=args.max_trials)
+    rows = bench.run(paths, repeats=args.repeats, precision=args.precision, max_trials=args.max_trials,
+                     max_seconds=args.max_seconds)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    table = Table(title=f"Exact calculator against a simulation reaching ±{args.precision} on the mean")
+    table = _table(title=f"Exact calculator against a simulation reaching ±{args.precision} on the mean")
     for column in ("scenario", "attacks", "exact (s)", "peak MiB", "trials for ±", "simulation (s)", "exact faster by",
                    "E[destroyed]", "simulated"):
         table.add_column(column, justify="right")
@@ -704,7 +723,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                       f"{row['exact_peak_mib']:.1f}", str(row["simulation_trials_for_precision"]), sim,
                       f"{row['exact_faster_by']:.0f}x", f"{row['expected_models_destroyed']:.4f}",
                       f"{row['simulated_mean']:.4f}")
-    _console().print(table)
+    console = _console()
+    console.print(table)
+    limits = {"time": f"--max-seconds {args.max_seconds:g}", "trials": f"--max-trials {args.max_trials}"}
+    for row in rows:
+        if row["simulation_capped_by"]:
+            console.print(f"{row['scenario']}: the simulation stopped after {row['simulation_trials_run']:,} of the "
+                          f"{row['simulation_trials_for_precision']:,} trials a precision of ±{args.precision:g} needs (the "
+                          f"{limits[row['simulation_capped_by']]} limit); its time is extrapolated", markup=False)
     return 0
 
 
@@ -761,7 +787,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=1, sort_keys=True))
         return 0
     shown = [m for m in report["modules"] if m in modules]
-    table = Table(title=f"Mutation score per module ({sum(report['modules'][m]['mutants'] for m in shown)} "
+    table = _table(title=f"Mutation score per module ({sum(report['modules'][m]['mutants'] for m in shown)} "
                         f"mutants; report in {output})")
     for column in ("module", "mutants", "killed", "survived", "equivalent", "not run", "score"):
         table.add_column(column, justify="right")
@@ -849,7 +875,7 @@ def _print_hard_ladder(console, rows: list[dict]) -> None:
 
     from rules40k import bench_hard
 
-    table = Table(title=f"Hard ladder: each rung in a fresh process, targets {bench_hard.SECONDS_TARGET:g} s and "
+    table = _table(title=f"Hard ladder: each rung in a fresh process, targets {bench_hard.SECONDS_TARGET:g} s and "
                         f"{bench_hard.MIB_TARGET:g} MB", box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True,
                   pad_edge=False)
     for column in ("target", "D", "A", "exact s", "peak MiB", "met", "icepool s", "×", "same"):
@@ -871,7 +897,7 @@ def _print_hard_ladder(console, rows: list[dict]) -> None:
 def _print_plain_ladder(console, report: dict, trials: int) -> None:
     from rich import box
 
-    table = Table(title="Exact calculator vs icepool and a simulation to ±0.01", box=box.SIMPLE_HEAD,
+    table = _table(title="Exact calculator vs icepool and a simulation to ±0.01", box=box.SIMPLE_HEAD,
                   padding=(0, 1), collapse_padding=True, pad_edge=False)
     for column in ("target", "D", "A", "exact ms", "icepool ms", "×", "same", "sim ×", "MiB"):
         table.add_column(column, justify="right", no_wrap=True)
@@ -1102,6 +1128,9 @@ def parser() -> argparse.ArgumentParser:
                    help="the simulation's target 95%% half-width on the mean (> 0)")
     p.add_argument("--max-trials", type=_whole_number(1), default=None,
                    help="cap simulated trials (≥ 1) and extrapolate the time (marked as extrapolated)")
+    p.add_argument("--max-seconds", type=_positive_number, default=None,
+                   help="with scenario files: stop each simulation after this many seconds and extrapolate its time "
+                        "(default 20)")
     p.add_argument("--json", action="store_true")
     _ruleset_option(p, "the ruleset whose attack rules to use (the ladders are the Core Rules')")
     p.set_defaults(run=cmd_bench)
@@ -1140,6 +1169,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-checks", action="store_true", help="skip the examples, table checks and proofs")
     p.add_argument("--properties", action="store_true", help="also run the hypothesis properties of both versions")
     p.add_argument("--no-sweep", action="store_true", help="skip the calculator's sweep of matchups")
+    p.add_argument("--timeout", type=_positive_number, metavar="SECONDS",
+                   help="how long each version's snapshot may take before the review gives up (default 600; 3600 "
+                        "with --properties)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the sweep on a Dask distributed cluster "
                    "(pip install -e '.[distributed]')")
     p.add_argument("--plot", metavar="FILE.svg", help="draw how the sweep's outcomes moved (.svg or .png)")
@@ -1188,22 +1220,12 @@ def _user_error(error: Exception) -> bool:
     return isinstance(error, (UsageError, *kinds))  # UsageError by class: under `python -m` this is __main__
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C so the same clean-up runs (temporary files and folders removed)."""
-
-
-_received: list[int] = []  # the signals that arrived during this run
-
-
-def _on_signal(signum, frame) -> None:
-    """Raise Ctrl-C's exception (SIGTERM its subclass) and remember the signal, so that a run a library ends with
-    an error of its own after catching the exception (pytest reports "interrupted") still ends as interrupted."""
-    _received.append(signum)
-    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+Terminated = interrupts.Terminated  # SIGTERM's exception (a KeyboardInterrupt)
+_on_signal = interrupts.on_signal
 
 
 def _interrupted(args: argparse.Namespace, signum: int) -> int:
-    print(f"rules40k {args.verb}: interrupted", file=sys.stderr)
+    print(f"rules40k {args.verb}: interrupted" if args.verb else "rules40k: interrupted", file=sys.stderr)
     return 128 + signum
 
 
@@ -1227,6 +1249,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         _check_outputs(args)
         status = args.run(args)
+        interrupts.check()  # a signal whose exception a library swallowed still ends the run as interrupted
         sys.stdout.flush()  # a closed pipe shows here, inside the try, not at exit
         return status
     except KeyboardInterrupt as stop:
@@ -1235,8 +1258,8 @@ def _run(args: argparse.Namespace) -> int:
         _quiet_stdout()
         return 128 + 13  # as if killed by SIGPIPE, like other tools whose reader stopped early
     except Exception as error:
-        if _received:
-            return _interrupted(args, _received[0])
+        if interrupts.received:
+            return _interrupted(args, interrupts.received[0])
         if _user_error(error):
             print(f"rules40k {args.verb}: {error}", file=sys.stderr)
             return 2
@@ -1248,23 +1271,18 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    previous = interrupts.install()  # before any work, so that every verb ends the same way at any moment
     try:
-        args = parser().parse_args(argv)
-    except SystemExit as stop:  # --help, or bad arguments already printed as one sentence
-        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
-    import threading
-
-    previous = {}
-    if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
-        for signum, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
-            if signal.getsignal(signum) is default:  # a signal someone ignores or handles is left to them
-                previous[signum] = signal.signal(signum, _on_signal)
-    _received.clear()
-    try:
+        try:
+            args = parser().parse_args(argv)
+        except SystemExit as stop:  # --help, or bad arguments already printed as one sentence
+            return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+        except KeyboardInterrupt as stop:
+            return _interrupted(argparse.Namespace(verb=None), signal.SIGTERM if isinstance(stop, Terminated)
+                                else signal.SIGINT)
         return _run(args)
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        interrupts.restore(previous)
 
 
 if __name__ == "__main__":

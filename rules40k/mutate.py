@@ -32,7 +32,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from rules40k import REPO_ROOT
+from rules40k import REPO_ROOT, interrupts
 
 REPORT = REPO_ROOT / "reports" / "mutation.json"  # the accumulated report of whole-module runs, committed
 
@@ -429,12 +429,15 @@ def _child(task: dict) -> dict:
 def _fork(task: dict) -> tuple[int, int]:
     """Start one task in a forked child that writes its answer (JSON) to a pipe; returns (pid, read end)."""
     read, write = os.pipe()
-    pid = os.fork()
+    parent = os.getpid()
+    with interrupts.signals_held():  # a signal's exception must not break into the fork's own hooks
+        pid = os.fork()
     if pid:
         os.close(write)
         return pid, read
     code = 0
     try:
+        interrupts.die_with_parent(parent)  # a killed mutate leaves no child running checks
         os.close(read)
         quiet = os.open(os.devnull, os.O_WRONLY)
         os.dup2(quiet, 1)  # the checks' own output never mixes with the answer or the progress bar

@@ -15,7 +15,7 @@ from typing import Callable
 import pytest
 
 from rules import spec
-from rules40k import REPO_ROOT
+from rules40k import REPO_ROOT, interrupts
 from rules40k.sentences import first_sentence
 
 PROPERTIES = REPO_ROOT / "properties"
@@ -103,6 +103,7 @@ def collect_properties(ref: str | None = None, rulesets: list[str] | None = None
     """Each refs-marked property's pytest node id with the sections it verifies (collection only)."""
     collector = _Collector(None, ref, rulesets)
     pytest.main([str(PROPERTIES), "--collect-only", *_QUIET], plugins=[collector])
+    interrupts.check()  # pytest turns Ctrl-C into an exit code
     return collector.refs
 
 
@@ -118,6 +119,7 @@ def run_properties(on_result: Callable[[dict], None] | None = None, ref: str | N
     collector = _Collector(on_result, ref, rulesets)
     targets = [str(PROPERTIES.parent / nodeid) for nodeid in nodeids] if nodeids is not None else [str(PROPERTIES)]
     code = pytest.main([*targets, *_QUIET], plugins=[collector])
+    interrupts.check()
     if collector.stopped is not None:
         raise collector.stopped
     if code not in (0, 1, 5):

@@ -32,7 +32,6 @@ import os
 import posixpath
 import re
 import shutil
-import signal
 import subprocess
 import sys
 from collections import defaultdict
@@ -45,7 +44,7 @@ import jinja2
 import yaml
 
 from rules import registry, spec
-from rules40k import annotations, atomic, coverage, ingest_sections
+from rules40k import annotations, atomic, coverage, ingest_sections, interrupts
 from rules40k.ingest import IngestError
 from rules40k_site import plots as pictures
 from rules40k_site import sources, tables
@@ -984,10 +983,13 @@ REFERENCE_PAGES = [("Glossary", "glossary.md"),
                    ("Source report", "source.md")]
 
 
-def load_reviews(build: Path) -> list[tuple[str, dict]]:
-    """The saved reviews (build/reviews/*.json, written by `rules40k review --save` and `rules40k site`)."""
+def load_reviews(build: Path, stage: Path | None = None) -> list[tuple[str, dict]]:
+    """The saved reviews (build/reviews/*.json, written by `rules40k review --save` and `rules40k site`); one of
+    the same name in the stage's reviews/ (this build's, not yet in place) is read instead."""
+    paths = {path.name: path for folder in (build, stage) if folder is not None
+             for path in (folder / "reviews").glob("*.json")}
     out = []
-    for path in sorted((build / "reviews").glob("*.json")):
+    for path in [paths[name] for name in sorted(paths)]:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as error:
@@ -1256,19 +1258,13 @@ def index_data(books: list[Book], code_files: list[str]) -> dict:
     return {"rulesets": [b.document for b in books], "pages": pages}
 
 
-def write_docs(build: Path, pages: dict[str, str]) -> Path:
-    """Write the pages to a temporary folder, then move it to build/docs in one step."""
-    docs = build / "docs"
-    tmp = atomic.temporary_folder(".docs-", build)
-    try:
-        for path in sorted(pages):
-            target = tmp / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(pages[path], encoding="utf-8", newline="\n")
-        tmp.rename(docs)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+def write_docs(stage: Path, pages: dict[str, str]) -> Path:
+    """Write the pages into the stage's docs/ (put in place with the rest of the build when it succeeds)."""
+    docs = stage / "docs"
+    for path in sorted(pages):
+        target = docs / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(pages[path], encoding="utf-8", newline="\n")
     return docs
 
 
@@ -1307,7 +1303,7 @@ def source_folders() -> set[str]:
 
 def check_build_place(build: Path) -> None:
     """A build folder of its own: not the repository's folder nor one holding it (the build writes mkdocs.yml,
-    docs/, site/ and results.json into its folder and removes the docs/ it finds there), and not inside a folder
+    docs/, site/ and results.json into its folder and replaces the ones it finds there), and not inside a folder
     of the repository's sources or a hidden one (.git)."""
     build, root = Path(build).resolve(), REPO_ROOT.resolve()
     if build == root or build in root.parents:
@@ -1321,10 +1317,11 @@ def check_build_place(build: Path) -> None:
                             "default is build/)")
 
 
-def write_config(build: Path, nav_entries: list, site_url: str | None = None) -> Path:
-    """build/mkdocs.yml: INHERITs the repository's mkdocs.yml and adds what only this build knows."""
+def write_config(stage: Path, base: Path, nav_entries: list, site_url: str | None = None) -> Path:
+    """stage/mkdocs.yml, for a build in ``base``: INHERITs the repository's mkdocs.yml (by a path relative to
+    ``base``) and adds what only this build knows."""
     try:
-        parent = os.path.relpath(MKDOCS_CONFIG, build.resolve())
+        parent = os.path.relpath(MKDOCS_CONFIG, base.resolve())
     except ValueError:  # another drive on Windows
         parent = str(MKDOCS_CONFIG)
     config = {"INHERIT": Path(parent).as_posix(), "docs_dir": "docs", "site_dir": "site", "nav": nav_entries}
@@ -1332,45 +1329,35 @@ def write_config(build: Path, nav_entries: list, site_url: str | None = None) ->
         config["site_url"] = check_site_url(site_url)
     text = ("# Written by rules40k_site.generate for this build; edit the repository's mkdocs.yml instead.\n"
             + yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=1000))
-    path = build / "mkdocs.yml"
-    atomic.write_text(path, text)
+    path = stage / "mkdocs.yml"
+    path.write_text(text, encoding="utf-8", newline="\n")
     return path
 
 
-#: Temporary folders of a build in progress (or of one killed outright); the next build removes them.
-SITE_TMP, SITE_OLD = ".site-tmp-", ".site-old-"
+#: The folder a build writes everything into before it is put in place (or that a killed build left: the next
+#: build removes it, with anything ``atomic.put_in_place`` had moved aside). Earlier builds' names are removed too.
+STAGE_PREFIX = ".build-"
+LEFTOVERS = (STAGE_PREFIX, atomic.OLD_PREFIX, ".docs-", ".site-tmp-", ".site-old-")
 
 
 @contextlib.contextmanager
-def _signals_held():
-    """Hold off SIGINT and SIGTERM (delivered when the block ends) so two renames cannot be split by them; the
-    mask is the calling thread's, and the site is built in one thread."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+def staged_build(build: Path):
+    """A new stage folder in the build folder for one build's outputs (results.json, reviews/, docs/, mkdocs.yml,
+    site/), removed when the block ends: after ``build`` has put its contents in place, or unused after an error
+    or an interrupt, which so leave every earlier output as it was."""
+    build = Path(build).resolve()
+    check_build_folder(build)
+    for prefix in LEFTOVERS:
+        for stale in [*build.glob(prefix + "*"), *build.glob(f"reviews/{prefix}*")]:
+            if stale.is_dir():
+                shutil.rmtree(stale)
+            else:
+                stale.unlink()
+    stage = atomic.temporary_folder(STAGE_PREFIX, build)
     try:
-        yield
+        yield stage
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _swap_in(new: Path, target: Path) -> None:
-    """Put the folder ``new`` at ``target``: rename the old one away, rename the new one in, delete the old one."""
-    old = target.with_name(SITE_OLD + new.name.removeprefix(SITE_TMP))
-    try:
-        with _signals_held():
-            if target.exists():
-                target.rename(old)
-            try:
-                new.rename(target)
-            except BaseException:
-                if old.exists():
-                    old.rename(target)
-                raise
-    finally:
-        shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 def _source_date() -> str:
@@ -1386,27 +1373,21 @@ def _source_date() -> str:
 
 
 def mkdocs_build(config: Path, section_urls: set[str] | None = None) -> Path:
-    """``mkdocs build --strict`` into a temporary folder beside build/site, swapped in only when it succeeds:
-    a broken link, a page left out of the nav, Ctrl-C or SIGTERM leave the previous build/site as it was."""
+    """``mkdocs build --strict`` of the stage's docs into the stage's site/; a broken link or a page left out of
+    the nav is a SiteError."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     env.setdefault("SOURCE_DATE_EPOCH", _source_date())  # the sitemap's date, the same on every day's rebuild
     site = config.parent / "site"
-    tmp = atomic.temporary_folder(SITE_TMP, config.parent)
-    try:
-        command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
-                   "--site-dir", str(tmp)]
-        result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=config.parent)
-        if result.returncode != 0:
-            output = (result.stderr + result.stdout).splitlines()
-            problems = [line.strip() for line in output if line.lstrip().startswith(("WARNING", "ERROR"))]
-            problems = problems or [line.strip() for line in output[-5:] if line.strip()]
-            raise SiteError(f"mkdocs build --strict failed for {config}: " + " | ".join(problems))
-        trim_search_index(tmp, section_urls or set())
-        not_found.relative_links(tmp)  # 404.html: relative links, so it works from a file and at any depth
-        _swap_in(tmp, site)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
+               "--site-dir", str(site)]
+    result = interrupts.run([command], env=env, cwds=[config.parent])[0]  # killed with rules40k, SIGKILL included
+    if result.returncode != 0:
+        output = (result.stderr + result.stdout).splitlines()
+        problems = [line.strip() for line in output if line.lstrip().startswith(("WARNING", "ERROR"))]
+        problems = problems or [line.strip() for line in output[-5:] if line.strip()]
+        raise SiteError(f"mkdocs build --strict failed for {config}: " + " | ".join(problems))
+    trim_search_index(site, section_urls or set())
+    not_found.relative_links(site)  # 404.html: relative links, so it works from a file and at any depth
     return site
 
 
@@ -1463,22 +1444,27 @@ def check_build_folder(build: Path) -> None:
         raise SiteError(f"{build}: the build folder cannot be created ({error.strerror})") from None
 
 
-def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = True, site_url: str | None = None) -> Path:
-    """Write build/docs (Markdown pages and index.json), then build/site with MkDocs.
+def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = True, site_url: str | None = None,
+          stage: Path | None = None) -> Path:
+    """Write build/docs (Markdown pages and index.json) and build/mkdocs.yml, then build/site with MkDocs.
 
-    ``rulesets`` limits the areas built (default: every ruleset in spec/rulesets.yaml).
-    Returns build/site, or build/docs when ``run_mkdocs`` is false. build/docs is removed first and
-    written whole at the end of rendering (a failed build leaves none); build/site is replaced only
-    by a finished MkDocs build (a failed or interrupted one leaves the previous site byte for byte).
-    Temporary folders a killed build left behind are removed here.
+    ``rulesets`` limits the areas built (default: every ruleset in spec/rulesets.yaml). Returns build/site, or
+    build/docs when ``run_mkdocs`` is false (build/site is then left as it is). Everything is written into a stage
+    folder first and put in place together only when the whole build has succeeded (``atomic.put_in_place``): a
+    failed or interrupted build leaves every earlier output byte for byte. ``stage``: the caller's own
+    (``staged_build``), into which it has written this build's results.json and reviews, read here in place of
+    the build folder's and put in place with the rest; without it, one is made and what a killed build left
+    behind is removed first.
     """
-    build = Path(build).resolve()  # absolute: MkDocs runs in the build folder, which a relative path would miss
-    check_build_folder(build)
-    for stale in [build / "docs", *build.glob(".docs-*"), *build.glob(SITE_TMP + "*"), *build.glob(SITE_OLD + "*")]:
-        if stale.is_dir():
-            shutil.rmtree(stale)
+    if stage is None:
+        with staged_build(build) as own:
+            return _build_in(Path(build).resolve(), own, rulesets, run_mkdocs, site_url)
+    return _build_in(Path(build).resolve(), stage, rulesets, run_mkdocs, site_url)
+
+
+def _build_in(build: Path, stage: Path, rulesets: list[str] | None, run_mkdocs: bool, site_url: str | None) -> Path:
     names = rulesets or list(spec.rulesets())
-    results = load_results(build)
+    results = load_results(stage if (stage / "results.json").exists() else build)
     library: dict[str, Book] = {}
     from rules40k import mutate
 
@@ -1486,21 +1472,31 @@ def build(build: Path, rulesets: list[str] | None = None, run_mkdocs: bool = Tru
     books = [load(name, build, results, library, mutation) for name in names]
     for book in books:
         check_references(book)
-    reviews = load_reviews(build)
-    plots = {}
+    reviews = load_reviews(build, stage)
+    plots, images = {}, {}
     for slug, _ in reviews:
-        image = build / "reviews" / f"{slug}.svg"
-        if image.is_file():
-            plots[slug] = f"reviews/{slug}.svg"
+        image = next((folder / "reviews" / f"{slug}.svg" for folder in (stage, build)
+                      if (folder / "reviews" / f"{slug}.svg").is_file()), None)
+        if image is not None:
+            plots[slug], images[slug] = f"reviews/{slug}.svg", image
     code_files = modules(books)
     pages = render(books, reviews, plots, code_files)
     for slug, target in plots.items():
-        pages[target] = (build / "reviews" / f"{slug}.svg").read_text(encoding="utf-8")
-    docs = write_docs(build, pages)
-    config = write_config(build, nav(books, code_files, reviews), site_url)
-    if not run_mkdocs:
-        return docs
-    return mkdocs_build(config, {url_of(book.page_path(ref)) for book in books for ref in book.sections})
+        pages[target] = images[slug].read_text(encoding="utf-8")
+    docs = write_docs(stage, pages)
+    entries = nav(books, code_files, reviews)
+    moves = [(path, build / path.relative_to(stage)) for path in
+             [stage / "results.json", *sorted((stage / "reviews").glob("*"))] if path.exists()]
+    if moves and (stage / "reviews").is_dir():
+        (build / "reviews").mkdir(exist_ok=True)
+    moves.append((docs, build / "docs"))
+    if run_mkdocs:
+        site = mkdocs_build(write_config(stage, stage, entries, site_url),
+                            {url_of(book.page_path(ref)) for book in books for ref in book.sections})
+        moves.append((site, build / "site"))
+    moves.append((write_config(stage, build, entries, site_url), build / "mkdocs.yml"))
+    atomic.put_in_place(moves)
+    return build / ("site" if run_mkdocs else "docs")
 
 
 def serve(site: Path, port: int = 8000) -> int:
@@ -1517,6 +1513,6 @@ def serve(site: Path, port: int = 8000) -> int:
     with server:
         try:
             server.serve_forever()
-        except KeyboardInterrupt:
-            pass
+        except KeyboardInterrupt:  # Ctrl-C is how serving ends: the site was built, so the run ends well (0)
+            interrupts.received.clear()
     return 0

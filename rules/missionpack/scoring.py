@@ -332,6 +332,28 @@ def moment_stage(timing: Timing) -> int:
     return STAGES[timing]
 
 
+def moments_an_objective_scores(item: Objective) -> int:
+    """How many moments one player can score an objective at in a battle: once at each of its moments in every
+    battle round it may be scored in (``moments_in_a_battle_round``, ``scored_in_round``), and once at the end of
+    the battle if it is an End Game objective. The ledger refuses any other moment."""
+    rounds = sum(1 for battle_round in range(1, BATTLE_ROUNDS + 1) if scored_in_round(item.first_round, battle_round))
+    during = sum(rounds * moments_in_a_battle_round(timing) for timing in item.timings
+                 if timing is not Timing.END_OF_BATTLE)
+    return during + (1 if Timing.END_OF_BATTLE in item.timings else 0)
+
+
+@functools.lru_cache(maxsize=None)
+def most_moments_in_a_battle() -> int:
+    """More scoring moments than this no game can have, whatever the mission and selections: each player scores
+    one primary and SECONDARIES_SELECTED secondaries, each at ``moments_an_objective_scores`` moments at most, so
+    at most the primary and the secondaries with the most such moments (with the pack's objectives: Take and Hold
+    4, Raise the Banners High 6, two others 5 each: 20 a player, 40 a game). A reader stops at the next moment."""
+    _load()
+    most = {kind: sorted((moments_an_objective_scores(item) for item in OBJECTIVES.values() if item.kind == kind),
+                         reverse=True) for kind in ("primary", "secondary")}
+    return len(PLAYERS) * (most["primary"][0] + sum(most["secondary"][:SECONDARIES_SELECTED]))
+
+
 MISSION_SECONDARY_REFS = tuple(ref for ref in spec.sections("missionpack")
                                if ref.startswith("mission/") and ref.endswith("/secondary"))
 
@@ -634,6 +656,13 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     unknown = set(data) - allowed
     if unknown:
         raise ScoringError(f"{name}: unknown keys {_listed(unknown)} (expected {_listed(allowed)})")
+    listed = data.get("events")
+    if listed is not None and not isinstance(listed, list):
+        raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(listed)}")
+    listed = listed or []
+    most = most_moments_in_a_battle()
+    if len(listed) > most and not {"mission", "players"} <= set(data):
+        raise _too_many_moments(name, most)  # a reader that stopped at the list lost the keys after it
     players = data.get("players")
     if not isinstance(players, Mapping) or set(players) != set(PLAYERS):
         raise ScoringError(f"{name}: players must name exactly the attacker and the defender")
@@ -650,11 +679,8 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
             if not isinstance(value, bool):
                 raise ScoringError(f"{name}: players.{player}.{key} must be true or false")
             store[player] = value
-    moments = data.get("events")
-    if moments is not None and not isinstance(moments, list):
-        raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(moments)}")
     events = []
-    for index, raw in enumerate(moments or [], 1):
+    for index, raw in enumerate(listed[:most + 1], 1):
         where = f"{name}: events[{index}]"
         if not isinstance(raw, Mapping):
             raise ScoringError(f"{where} is not a mapping")
@@ -680,9 +706,19 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     first_turn = data.get("first_turn")
     if first_turn is not None and first_turn not in PLAYERS:
         raise ScoringError(f"{name}: first_turn must be the attacker or the defender (who took the first turn of "
-                           f"every battle round), not {first_turn!r}")
-    return Game(str(data.get("mission")), secondaries, ready, tuple(events),
+                           f"every battle round), not {shown(first_turn)}")
+    game = Game(str(data.get("mission")), secondaries, ready, tuple(events[:most]),
                 None if conceded is None else str(conceded), psykers, first_turn)
+    if len(events) > most:
+        replay(game)  # an earlier moment's own refusal comes first
+        raise _too_many_moments(name, most)
+    return game
+
+
+def _too_many_moments(name: str, most: int) -> ScoringError:
+    return ScoringError(f"{name}: events[{most + 1}]: a battle has room for at most {most} scoring moments (each "
+                        "player's primary and three secondaries, each scored at most once at each moment it scores "
+                        "at), so this one and any after it cannot have happened")
 
 
 SHEET_ROWS = ("1", "2", "3", "4", "5", "End Game")

@@ -17,7 +17,7 @@ import json
 import subprocess
 import sys
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,39 +29,62 @@ SNAPSHOT_SCRIPT = Path(__file__).resolve().parent / "snapshot.py"
 __all__ = ["ReviewError", "review", "snapshot", "resolve"]
 
 
-def snapshot(version: Version, ruleset: str, checks: bool = True, properties: bool = False) -> dict:
+#: How long one snapshot may take, in seconds (``rules40k review --timeout``): a few seconds to a minute with the
+#: checks on two cores; the hypothesis properties (``--properties``) take longer.
+SNAPSHOT_TIMEOUT = 600.0
+SNAPSHOT_TIMEOUT_WITH_PROPERTIES = 3600.0
+
+
+def snapshot(version: Version, ruleset: str, checks: bool = True, properties: bool = False,
+             timeout: float | None = None) -> dict:
     """One version's snapshot, taken in a subprocess against its tree (cached for a git revision)."""
-    assert version.root is not None
+    return snapshots([version], ruleset, checks, properties, timeout)[0]
+
+
+def snapshots(versions: list[Version], ruleset: str, checks: bool = True, properties: bool = False,
+              timeout: float | None = None) -> list[dict]:
+    """Each version's snapshot, those not cached taken side by side, each in its own process against its tree; a
+    snapshot that has not finished within ``timeout`` seconds (a module that hangs at import) is killed and is a
+    ReviewError. The processes die with this one, Ctrl-C and SIGKILL included (rules40k.interrupts)."""
+    from rules40k import atomic, interrupts
+
+    if timeout is None:
+        timeout = SNAPSHOT_TIMEOUT_WITH_PROPERTIES if checks and properties else SNAPSHOT_TIMEOUT
     suffix = ".checks" if checks else ""
     suffix += ".properties" if checks and properties else ""
-    cached = version.root.parent / f"{version.name}.{ruleset}{suffix}.json"
-    if version.kind == "git" and cached.is_file():
-        return json.loads(cached.read_text(encoding="utf-8"))
-    out = Path(version.root.parent if version.kind == "git" else version.root / "build") / \
-        f".snapshot-{version.name}-{ruleset}-{time.monotonic_ns()}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, str(SNAPSHOT_SCRIPT), str(version.root), ruleset, str(out)]
-    if checks:
-        command.append("--checks")
-        if properties:
-            command.append("--properties")
-    result = subprocess.run(command, capture_output=True, text=True, cwd=version.root)
+    cached = {v: v.root.parent / f"{v.name}.{ruleset}{suffix}.json" for v in versions if v.kind == "git"}
+    wanted = list(dict.fromkeys(v for v in versions if not (v in cached and cached[v].is_file())))
+    outs = {v: Path(v.root.parent if v.kind == "git" else v.root / "build") /
+            f".snapshot-{v.name}-{ruleset}-{time.monotonic_ns()}.json" for v in wanted}
+    commands = []
+    for version in wanted:
+        outs[version].parent.mkdir(parents=True, exist_ok=True)
+        command = [sys.executable, str(SNAPSHOT_SCRIPT), str(version.root), ruleset, str(outs[version])]
+        commands.append(command + (["--checks"] + (["--properties"] if properties else []) if checks else []))
+    taken = {}
     try:
-        if result.returncode != 0:
-            last = (result.stderr.strip().splitlines() or ["no output"])[-1]
-            raise ReviewError(f"the snapshot of {version.label} failed: {last[:300]}")
         try:
-            data = json.loads(out.read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # a module of the tree ended the process (os._exit) before the snapshot
-            raise ReviewError(f"the snapshot of {version.label} ended without writing its result (does importing "
-                              "the tree's code end the process?)") from None
+            results = interrupts.run(commands, timeout, cwds=[v.root for v in wanted])
+        except subprocess.TimeoutExpired as late:
+            version = wanted[commands.index(late.cmd)]
+            raise ReviewError(f"the snapshot of {version.label} did not finish within {timeout:g} s (a rule module "
+                              "that hangs when imported?); --timeout gives it longer") from None
+        for version, result in zip(wanted, results):
+            if result.returncode != 0:
+                last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+                raise ReviewError(f"the snapshot of {version.label} failed: {last[:300]}")
+            try:
+                taken[version] = json.loads(outs[version].read_text(encoding="utf-8"))
+            except (OSError, ValueError):  # a module of the tree ended the process (os._exit) before the snapshot
+                raise ReviewError(f"the snapshot of {version.label} ended without writing its result (does "
+                                  "importing the tree's code end the process?)") from None
     finally:
-        out.unlink(missing_ok=True)
-    if version.kind == "git":
-        from rules40k import atomic
-
-        atomic.write_text(cached, json.dumps(data, sort_keys=True))
-    return data
+        for out in outs.values():
+            out.unlink(missing_ok=True)
+    for version, data in taken.items():
+        if version in cached:
+            atomic.write_text(cached[version], json.dumps(data, sort_keys=True))
+    return [taken[v] if v in taken else json.loads(cached[v].read_text(encoding="utf-8")) for v in versions]
 
 
 def outcomes(old: Version, new: Version, *, executor: Executor | None = None,
@@ -82,8 +105,9 @@ def outcomes(old: Version, new: Version, *, executor: Executor | None = None,
 
 def review(old_text: str, new_text: str = "worktree", *, ruleset: str = "core", checks: bool = True,
            properties: bool = False, sweep: bool = True, executor: Executor | None = None,
-           progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
-    """Everything that differs between two versions, with the time each part took."""
+           progress: Callable[[str, int, int], None] | None = None, timeout: float | None = None) -> dict[str, Any]:
+    """Everything that differs between two versions, with the time each part took (``timeout``: each snapshot's
+    limit, see ``snapshots``)."""
     old, new = resolve(old_text), resolve(new_text)
     if (old.kind == "ruleset") != (new.kind == "ruleset"):
         raise ReviewError("compare two revisions of the project, or two rulesets, not one of each")
@@ -96,11 +120,7 @@ def review(old_text: str, new_text: str = "worktree", *, ruleset: str = "core", 
     old, new = materialise(old), materialise(new)
     timings["export"] = time.perf_counter() - start
     start = time.perf_counter()
-    same = old.root == new.root
-    with ThreadPoolExecutor(max_workers=1 if same else 2) as pool:  # each snapshot is its own process
-        first = pool.submit(snapshot, old, ruleset, checks, properties)
-        second = first if same else pool.submit(snapshot, new, ruleset, checks, properties)
-        before, after = first.result(), second.result()
+    before, after = snapshots([old, new], ruleset, checks, properties, timeout)
     timings["snapshots"] = time.perf_counter() - start
     report = diff.review_snapshots(before, after)
     report.update({"ruleset": ruleset, "old": old.label, "new": new.label, "kind": "revisions",

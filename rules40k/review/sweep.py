@@ -31,6 +31,7 @@ Sweeping (``run_sweep``) submits batches of scenarios to ``worker.evaluate`` on 
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 import re
 from fractions import Fraction
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from rules.messages import shown
+from rules40k import interrupts
 from rules40k.review import worker
 
 
@@ -185,12 +187,14 @@ def run_sweep(grid: list[dict], *, root: str | os.PathLike | None = None, overri
     batches = [(start, [m["scenario"] for m in grid[start:start + batch]]) for start in range(0, len(grid), batch)]
     own = executor is None
     if own:
-        executor = concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+        executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=os.cpu_count() or 1, initializer=functools.partial(interrupts.die_with_parent, os.getpid()))
     values: list[str | None] = [None] * len(grid)
     try:
         extra = (ruleset,) if ruleset is not None else ()  # an older tree's worker takes no ruleset
-        futures = {executor.submit(worker.evaluate, root_arg, scenarios, override_arg, *extra): (start, len(scenarios))
-                   for start, scenarios in batches}
+        with interrupts.signals_held():  # the pool forks its workers here (they take the signals again)
+            futures = {executor.submit(worker.evaluate, root_arg, scenarios, override_arg, *extra):
+                       (start, len(scenarios)) for start, scenarios in batches}
         done = 0
         if progress is not None:
             progress(0, len(grid))
@@ -211,6 +215,9 @@ def run_sweep(grid: list[dict], *, root: str | os.PathLike | None = None, overri
         except BaseException:
             for future in futures:
                 future.cancel()
+            if own:  # Ctrl-C or an error: the batches still running are not waited for (3.14: terminate_workers)
+                for process in list((getattr(executor, "_processes", None) or {}).values()):
+                    process.kill()
             raise
     finally:
         if own:
