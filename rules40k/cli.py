@@ -191,8 +191,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+    if args.changed:
+        return _verify_changed(args)
     from rules import spec
     from rules40k import checks, validate
 
@@ -203,15 +203,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     validate.validate([name] if name else None)  # every annotation file, before any check runs
     if ref:
         _known_ref(ref, name)
-    console = _console()
-    with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), console=Console(stderr=True),
-                  disable=args.json or not sys.stderr.isatty()) as bar:
-        task = bar.add_task("", total=None)
-
-        def advance(description: str, total: int) -> None:
-            bar.update(task, advance=1, total=total, description=description)
-
+    with _verify_progress(args) as advance:
         results = checks.run_all(name, ref=ref, properties=not args.no_properties, progress=advance)
     output = Path(args.output)
     qualified = spec.qualify(name, ref) if ref else None
@@ -222,10 +214,79 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:
         shown = results["checks"]
     checks.write_results(results, output)
+    return _print_verdicts(args, results, shown)
+
+
+@contextlib.contextmanager
+def _verify_progress(args: argparse.Namespace):
+    """A progress bar on standard error (not with --json, nor when it is not a terminal); yields its callback."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=Console(stderr=True),
+                  disable=args.json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("", total=None)
+
+        def advance(description: str, total: int) -> None:
+            bar.update(task, advance=1, total=total, description=description)
+
+        yield advance
+
+
+def _verify_changed(args: argparse.Namespace) -> int:
+    """`verify --changed`: the checks an edit since the last such run can change are rerun, the rest reused."""
+    from rules40k import incremental
+
+    setup = incremental.Record(files=False)  # validation reads every annotation file, which no verdict does
+    imports_watched = not any(name.partition(".")[0] in ("rules", "properties") for name in sys.modules)
+    with incremental.watching(setup):  # before the project is imported: the imports' calls are seen
+        from rules40k import checks, validate
+
+        name = _ruleset_name(args, default=None)
+        validate.validate([name] if name else None)
+        setup.watch_files = True
+        with _verify_progress(args) as advance:
+            results, report = incremental.run(name, properties=not args.no_properties, progress=advance,
+                                              setup=setup, imports_watched=imports_watched)
+    checks.write_results(results, Path(args.output))
+    incremental.save(report["record"])
+    rerun = {check_id: reason for check_id, reason in sorted(report["rerun"].items())}
+    if args.json:
+        summary = {"rerun": rerun, "reused": report["reused"], "everything": report["everything"]}
+        return _print_verdicts(args, results, results["checks"], changed=summary)
+    return _print_verdicts(args, results, results["checks"], rerun=rerun, rerun_line=_rerun_sentence(report))
+
+
+def _rerun_sentence(report: dict) -> str:
+    """What `verify --changed` reran and reused, in words: counts by kind and the commonest reasons."""
+    import collections
+
+    rerun, total = report["rerun"], report["total"]
+    if report["everything"]:
+        return f"reran all {total:,} checks: {report['everything']}"
+    if not rerun:
+        return f"reran no check: nothing the {total:,} checks stand on changed since the last run; reused every verdict"
+    kinds = collections.Counter(check_id.partition(":")[0] for check_id in rerun)
+    plural = {"property": "properties"}
+    by_kind = ", ".join(f"{n} {plural.get(k, k + 's') if n != 1 else k}" for k, n in sorted(kinds.items()))
+    reasons = collections.Counter(rerun.values()).most_common()
+    said = "; ".join(f"{reason} ({n})" for reason, n in reasons[:3]) + (f"; {len(reasons) - 3} more reasons"
+                                                                         if len(reasons) > 3 else "")
+    return (f"reran {len(rerun):,} of {total:,} checks ({by_kind}) because {said}; "
+            f"reused the last run's verdicts of the other {report['reused']:,}")
+
+
+def _print_verdicts(args: argparse.Namespace, results: dict, shown: list[dict], *, changed: dict | None = None,
+                    rerun: dict | None = None, rerun_line: str | None = None) -> int:
+    """Print the checks (or the JSON), the counts and what was written; exit status 1 when one failed."""
+    from rules40k import checks
+
     failed = [c for c in shown if c["status"] not in checks.OK_STATUSES]
     if args.json:
-        print(json.dumps({**results, "checks": shown}, indent=2, ensure_ascii=False))
+        print(json.dumps({**results, "checks": shown, **({"changed": changed} if changed else {})}, indent=2,
+                         ensure_ascii=False))
         return 1 if failed else 0
+    console = _console()
     for check in shown:
         mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]", "agrees": "[green]=[/]",
                 "differs": "[cyan]≠[/]", "not-covered": "[dim]∅[/]"}.get(check["status"], "[red]✗[/]")
@@ -244,6 +305,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     console.print(f"{len(shown) - len(failed)} passed, {len(failed)} failed"
                   + (f" ({findings} of the passed are findings: the rules as written fail them, as recorded)"
                      if findings else ""))
+    if rerun and args.verbose:
+        for check_id, reason in rerun.items():
+            console.print(f"reran {check_id}: {reason}", markup=False)
+    if rerun_line:
+        console.print(rerun_line, markup=False)
     console.print(f"wrote {args.output}", style="dim")
     return 1 if failed else 0
 
@@ -906,6 +972,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
         args.output = str(REPO_ROOT / "reports" / "mutation.json" if whole else BUILD_ROOT / "mutation-partial.json")
     if args.verb in ("verify", "mutate"):
         output(args.output)
+    if args.verb == "verify" and args.changed:
+        if args.ref:
+            raise UsageError("--changed works on whole rulesets: it takes no --ref (which already runs one "
+                             "section's checks)")
+        _build_folder(BUILD_ROOT)  # the last run's record is kept there
     elif args.verb == "calc" and args.plot:
         output(args.plot)
     elif args.verb == "review":
@@ -971,7 +1042,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ref", help="only the checks of one section")
     p.add_argument("--output", default=str(BUILD_ROOT / "results.json"))
     p.add_argument("--no-properties", action="store_true", help="skip the hypothesis properties (faster)")
-    p.add_argument("--verbose", action="store_true", help="list passing checks too")
+    p.add_argument("--changed", action="store_true",
+                   help="rerun only the checks whose verdict an edit since the last --changed run can change, "
+                        "reuse the other verdicts (recorded in build/verify-cache.json)")
+    p.add_argument("--verbose", action="store_true", help="list passing checks too (with --changed: why each reran)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_verify)
 
