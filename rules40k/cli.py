@@ -237,19 +237,19 @@ def _verify_changed(args: argparse.Namespace) -> int:
     """`verify --changed`: the checks an edit since the last such run can change are rerun, the rest reused."""
     from rules40k import incremental
 
+    incremental.watch_imports()  # before the project is imported: what its functions call is seen
     setup = incremental.Record(files=False)  # validation reads every annotation file, which no verdict does
-    imports_watched = not any(name.partition(".")[0] in ("rules", "properties") for name in sys.modules)
-    with incremental.watching(setup):  # before the project is imported: the imports' calls are seen
+    with incremental.watching(setup):
         from rules40k import checks, validate
 
         name = _ruleset_name(args, default=None)
         validate.validate([name] if name else None)
         setup.watch_files = True
         with _verify_progress(args) as advance:
-            results, report = incremental.run(name, properties=not args.no_properties, progress=advance,
-                                              setup=setup, imports_watched=imports_watched)
+            results, report = incremental.run(name, properties=not args.no_properties, progress=advance, setup=setup)
     checks.write_results(results, Path(args.output))
-    incremental.save(report["record"])
+    if report["record"] is not None:
+        incremental.save(report["record"])
     rerun = {check_id: reason for check_id, reason in sorted(report["rerun"].items())}
     if args.json:
         summary = {"rerun": rerun, "reused": report["reused"], "everything": report["everything"]}

@@ -25,10 +25,13 @@ or listing it, or that keeps state between checks in anything but an ``lru_cache
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import functools
 import glob
 import hashlib
+import importlib.abc
+import importlib.util
 import json
 import os
 import sys
@@ -59,18 +62,18 @@ _IGNORED_PARTS = {".git", ".hypothesis", "__pycache__", "build"}
 
 
 class Record:
-    """What one check, or the run around the checks, called (code, first line), opened and listed."""
+    """What one check, or the run around the checks, called ("module:top-level name"), opened and listed."""
 
     def __init__(self, files: bool = True):
-        self.calls: set[tuple[str, int]] = set()
+        self.calls: set[str] = set()
         self.files: set[str] = set()
         self.folders: set[str] = set()
         self.watch_files = files
-        self.intact = True  # False when something else replaced the trace function while it ran
 
 
 _current: list[Record] = []  # the record the hooks write to, innermost last
 _audit_installed = False
+CALLED = "__rules40k_called__"  # what a watched rule module's functions call first (a builtin name)
 
 
 def _audit(event: str, args: tuple) -> None:
@@ -95,15 +98,84 @@ def watching(record: Record) -> Iterator[Record]:
     if not _audit_installed:  # an audit hook cannot be removed: it writes only while a record is open
         sys.addaudithook(_audit)
         _audit_installed = True
-    hook = mutate._recorder(record.calls)
     _current.append(record)
-    sys.settrace(hook)
+    setattr(builtins, CALLED, record.calls.add)
     try:
         yield record
     finally:
-        record.intact = record.intact and sys.gettrace() is hook
         _current.pop()
-        sys.settrace(mutate._recorder(_current[-1].calls) if _current else None)
+        setattr(builtins, CALLED, _current[-1].calls.add if _current else _ignore)
+
+
+def _ignore(name: str) -> None:
+    """A watched function called while no record is open."""
+
+
+class _Mark(ast.NodeTransformer):
+    """Makes every function and lambda of a rule module first call ``CALLED`` with "module:top-level name" (the
+    function, class or table it belongs to), which costs one call of a set's ``add``: a trace or profile hook
+    (``rules40k.mutate`` records its baselines with one) makes the checks three to five times slower."""
+
+    def __init__(self, module: str):
+        self.module, self.name = module, ""
+
+    def visit_Module(self, node: ast.Module) -> ast.Module:
+        for statement in node.body:
+            self.name = f"{self.module}:{mutate._top_name(statement) or ''}"
+            self.visit(statement)
+        return node
+
+    def _called(self) -> ast.Call:
+        return ast.Call(ast.Name(CALLED, ast.Load()), [ast.Constant(self.name)], [])
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)
+        first = node.body[0]
+        after_docstring = int(isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                              and isinstance(first.value.value, str))
+        node.body.insert(after_docstring, ast.copy_location(ast.Expr(self._called()), first))
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.Lambda:
+        self.generic_visit(node)
+        node.body = ast.copy_location(
+            ast.Subscript(ast.Tuple([self._called(), node.body], ast.Load()), ast.Constant(1), ast.Load()), node.body)
+        return node
+
+
+class _WatchedRules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """An import hook that loads the modules of rules/ marked by ``_Mark`` (from their own files, so line numbers,
+    tags and sources are what they are)."""
+
+    def find_spec(self, name, path, target=None):
+        file = _module_file(name) if name.partition(".")[0] == "rules" else None
+        if file is None:
+            return None
+        package = [str(file.parent)] if file.name == "__init__.py" else None
+        return importlib.util.spec_from_file_location(name, file, loader=self, submodule_search_locations=package)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        origin = module.__spec__.origin
+        tree = _Mark(module.__name__).visit(ast.parse(Path(origin).read_text(encoding="utf-8"), origin))
+        exec(compile(ast.fix_missing_locations(tree), origin, "exec"), module.__dict__)
+
+
+def watch_imports() -> None:
+    """Load the modules of rules/ marked from now on (call it before the project is imported)."""
+    if not any(isinstance(finder, _WatchedRules) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _WatchedRules())
+        setattr(builtins, CALLED, _ignore)
+
+
+def rules_watched() -> bool:
+    """Whether every module of rules/ loaded in this process is marked, so what the checks call is seen."""
+    return all(isinstance(getattr(module.__spec__, "loader", None), _WatchedRules)
+               for name, module in list(sys.modules.items()) if name.partition(".")[0] == "rules" and module)
 
 
 def _project_caches() -> list:
@@ -148,7 +220,11 @@ class Sources:
         """The digest of a ``function`` ("module.name"), a module's ``frame``, a ``file`` or a ``folder``
         (repository-relative); None when it no longer exists."""
         if (kind, name) not in self.memo:
-            self.memo[kind, name] = getattr(self, f"_{kind}")(name)
+            _current.append(Record(files=False))  # reading to digest is not a check reading
+            try:
+                self.memo[kind, name] = getattr(self, f"_{kind}")(name)
+            finally:
+                _current.pop()
         return self.memo[kind, name]
 
     def _function(self, name: str) -> str | None:
@@ -247,11 +323,17 @@ def closure(modules: set[str]) -> set[str]:
     return seen
 
 
+def _called(calls: set[str]) -> tuple[set[str], set[str]]:
+    """The calls recorded ("module:top-level name") as the functions called ("module.name") and their modules."""
+    pairs = [call.partition(":")[::2] for call in calls]
+    return ({f"{module}.{name}" for module, name in pairs if name in _function_spans(module)},
+            {module for module, _ in pairs})
+
+
 def depends(record: Record, defined_in: tuple[str, ...], sources: Sources) -> dict[str, dict[str, str | None]]:
     """The digests a check's verdict rests on, from what it called, opened and listed and where it is defined."""
-    called = mutate._top_names(record.calls)
-    functions = {name for name in called if name.rpartition(".")[2] in _function_spans(name.rpartition(".")[0])}
-    modules = closure({name.rpartition(".")[0] for name in called} | set(defined_in))
+    functions, called_modules = _called(record.calls)
+    modules = closure(called_modules | set(defined_in))
     files = {f for f in record.files if not f.endswith(".pyc")}
     files |= {str(_module_file(m).relative_to(REPO_ROOT).as_posix()) for m in modules if m.startswith("properties")}
     return {"function": {n: sources.digest("function", n) for n in sorted(functions)},
@@ -292,13 +374,17 @@ def environment() -> dict[str, str]:
 # -- a run --------------------------------------------------------------------------------------------------------
 
 
-def load(path: Path = CACHE) -> dict | None:
-    """The last run's record, or None when there is none (or it cannot be read: then everything reruns)."""
+def load(path: Path = CACHE) -> tuple[dict | None, str | None]:
+    """The last run's record, or None and why it cannot be used (then every check reruns)."""
+    if not path.exists():
+        return None, "there is no previous run to compare with"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+        data = None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None, f"the last run's record ({path.name}) cannot be read"
+    return data, None
 
 
 def _global_change(previous: dict, sources: Sources) -> str | None:
@@ -321,31 +407,29 @@ def _why(item, entry: dict | None, sources: Sources) -> str | None:
         return "a new check"
     if entry["definition"] != _definition(item):
         return "its data changed"
-    if entry["deps"] is None:
-        return "what it calls could not be recorded last time"
     return next(iter(changed(entry["deps"], sources)), None)
 
 
 def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CACHE,
-        progress: Callable[[str, int], None] | None = None, setup: Record | None = None,
-        imports_watched: bool = False) -> tuple[dict, dict]:
+        progress: Callable[[str, int], None] | None = None, setup: Record | None = None) -> tuple[dict, dict]:
     """Rerun the checks whose verdict may have changed since the run ``cache`` records; reuse the others'.
 
-    ``setup`` is the record watching the run around the checks (``imports_watched``: opened before the project
-    was imported, so the imports' calls are in it). Returns the complete results and a report: each check rerun
+    ``setup`` is the record watching the run around the checks (opened, with ``watch_imports``, before the project
+    is imported, so the imports' calls are in it). Returns the complete results and a report: each check rerun
     with why, how many verdicts were reused, why every check reran if they all did, and the record ``save``
-    keeps for the next run."""
+    keeps for the next run (None when this process imported rules/ before it could watch it: then every check
+    reruns and nothing is kept)."""
     from rules40k import checks, property_runner
 
     setup = setup or Record()
     sources = Sources()
-    previous = load(cache)
+    previous, everything = load(cache)
     records: dict[str, dict] = {}
     with contextlib.nullcontext() if _current and _current[-1] is setup else watching(setup):
         planned = checks.plan(ruleset, properties=properties)
-        everything = None if previous is not None and previous.get("imports watched") else (
-            "there is no previous run to compare with" if previous is None
-            else "the last run could not watch the project's imports")
+        watched = rules_watched()
+        if not watched:
+            everything = "this process imported the rules before it could watch what the checks call"
         everything = everything or _global_change(previous, sources)
         stored = {} if everything else previous["checks"]
         why = {item.key: everything or _why(item, stored.get(item.key), sources) for item in planned}
@@ -354,7 +438,7 @@ def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CA
 
         def finish(item, result: dict, record: Record) -> None:
             records[item.key] = {"result": result, "definition": _definition(item),
-                                 "deps": depends(record, item.modules, sources) if record.intact else None}
+                                 "deps": depends(record, item.modules, sources)}
             if progress:
                 progress(result["id"], len(why))
 
@@ -377,15 +461,23 @@ def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CA
     reused = [stored[item.key]["result"] for item in planned if item.key not in why]
     names = [ruleset] if ruleset else list(checks.spec.rulesets())
     results = checks.assemble(names, [entry["result"] for entry in records.values()] + reused)
-    kept = {} if everything else {key: entry for key, entry in previous["checks"].items() if key not in records}
+    planned_keys = {item.key for item in planned}
+
+    def still_a_check(key: str, entry: dict) -> bool:
+        """A check of another ruleset, or a property not asked for this time, keeps its record; a check of these
+        rulesets that is no longer planned is gone."""
+        return (entry["result"]["ruleset"] not in names or (not properties and entry["result"]["kind"] == "property")
+                or key in planned_keys)
+
+    kept = {} if everything else {key: entry for key, entry in previous["checks"].items()
+                                  if key not in records and still_a_check(key, entry)}
     around = _around_the_checks(setup, sources)
     if not everything:  # what the reused verdicts stood on is still what they stand on
         for kind, digests in previous["global"].items():
             around.setdefault(kind, {}).update({n: d for n, d in digests.items() if n not in around[kind]})
-    record = {"format": FORMAT, "environment": environment(), "imports watched": imports_watched,
-              "global": around, "checks": {**kept, **records}}
+    record = {"format": FORMAT, "environment": environment(), "global": around, "checks": {**kept, **records}}
     report = {"everything": everything, "rerun": {records[k]["result"]["id"]: why[k] for k in records},
-              "reused": len(reused), "total": len(planned), "record": record}
+              "reused": len(reused), "total": len(planned), "record": record if watched else None}
     return results, report
 
 
@@ -393,11 +485,9 @@ def _around_the_checks(setup: Record, sources: Sources) -> dict[str, dict[str, s
     """What every check stands on: the functions called and the files read around the checks (but the files that
     only say which checks there are, and the imports' source files), with their modules' frames, the runner and
     ``GLOBAL_FILES``."""
-    called = mutate._top_names(setup.calls)
-    out = {}
-    out["function"] = {n: sources.digest("function", n) for n in sorted(called)
-                       if n.rpartition(".")[2] in _function_spans(n.rpartition(".")[0])}
-    out["frame"] = {m: sources.digest("frame", m) for m in sorted({n.rpartition(".")[0] for n in called})}
+    functions, modules = _called(setup.calls)
+    out = {"function": {n: sources.digest("function", n) for n in sorted(functions)},
+           "frame": {m: sources.digest("frame", m) for m in sorted(modules)}}
     files = {f for f in setup.files if not _matches(f, PLAN_FILES) and not f.endswith((".py", ".pyc"))}
     out["file"] = {f: sources.digest("file", f) for f in sorted(files | set(_global_files()))}
     out["folder"] = {f: sources.digest("folder", f) for f in sorted(setup.folders) if not _matches(f, PLAN_FOLDERS)}
