@@ -47,13 +47,14 @@ def copy_project(destination: Path, record: Path | None = None) -> Path:
     return destination
 
 
-def verify_changed(root: Path, *options: str, env: dict | None = None, timeout: float = 1800) -> dict:
-    """`rules40k verify --changed --json` run as a process in the copy ``root``: its exit status, the seconds the
-    whole process took, its printed answer (None if it printed none) and its standard error."""
+def verify(root: Path, *options: str, changed: bool = True, env: dict | None = None, timeout: float = 1800) -> dict:
+    """`rules40k verify --changed --json` (or without ``--changed``) run as a process in the copy ``root``: its exit
+    status, the seconds the whole process took, its printed answer (None if it printed none) and its standard
+    error."""
     environment = {**os.environ, **(env or {}), "PYTHONPATH": str(root)}
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "rules40k", "verify", "--changed", "--json", *options], cwd=root,
-                          env=environment, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run([sys.executable, "-m", "rules40k", "verify", *(["--changed"] if changed else []), "--json",
+                           *options], cwd=root, env=environment, capture_output=True, text=True, timeout=timeout)
     seconds = time.perf_counter() - started
     try:
         answer = json.loads(done.stdout)
@@ -93,12 +94,12 @@ def run(edits: tuple[str, ...] = EDITS, progress=None) -> dict:
     folder = atomic.temporary_folder(".bench-changed-", BUILD_ROOT)
     try:
         root = copy_project(folder / "project", incremental.CACHE)
-        rows = [_row(None, verify_changed(root))]
+        rows = [_row(None, verify(root))]
         if progress:
             progress(rows[-1])
         for function in edits:
             edit_function(root, function)
-            rows.append(_row(function, verify_changed(root)))
+            rows.append(_row(function, verify(root)))
             if progress:
                 progress(rows[-1])
     finally:

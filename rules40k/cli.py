@@ -242,14 +242,18 @@ def _verify_changed(args: argparse.Namespace) -> int:
     with incremental.watching(setup):
         from rules40k import checks, validate
 
+        from rules import spec
+
         name = _ruleset_name(args, default=None)
-        validate.validate([name] if name else None)
+        # mutants.yaml is checked where it changed, just below; the examples, as the plan reads them.
+        validate.validate([name] if name else None, skip=frozenset({"mutants.yaml", "examples/"}))
+        equivalents = incremental.check_equivalents([name] if name else list(spec.rulesets()))
         setup.watch_files = True
         with _verify_progress(args) as advance:
             results, report = incremental.run(name, properties=not args.no_properties, progress=advance, setup=setup)
     checks.write_results(results, Path(args.output))
     if report["record"] is not None:
-        incremental.save(report["record"])
+        incremental.save({**report["record"], "equivalents checked": equivalents})
     rerun = {check_id: reason for check_id, reason in sorted(report["rerun"].items())}
     if args.json:
         summary = {"rerun": rerun, "reused": report["reused"], "everything": report["everything"]}
@@ -262,10 +266,13 @@ def _rerun_sentence(report: dict) -> str:
     import collections
 
     rerun, total = report["rerun"], report["total"]
+    unkept = (f"; {report['edited during the run']} was edited while the checks ran, so this run is not kept as the "
+              "one the next compares with" if report["edited during the run"] else "")
     if report["everything"]:
-        return f"reran all {total:,} checks: {report['everything']}"
+        return f"reran all {total:,} checks: {report['everything']}{unkept}"
     if not rerun:
-        return f"reran no check: nothing the {total:,} checks stand on changed since the last run; reused every verdict"
+        return (f"reran no check: nothing the {total:,} checks stand on changed since the last run; reused every "
+                f"verdict{unkept}")
     kinds = collections.Counter(check_id.partition(":")[0] for check_id in rerun)
     plural = {"property": "properties"}
     by_kind = ", ".join(f"{n} {plural.get(k, k + 's') if n != 1 else k}" for k, n in sorted(kinds.items()))
@@ -273,7 +280,7 @@ def _rerun_sentence(report: dict) -> str:
     said = "; ".join(f"{reason} ({n})" for reason, n in reasons[:3]) + (f"; {len(reasons) - 3} more reasons"
                                                                          if len(reasons) > 3 else "")
     return (f"reran {len(rerun):,} of {total:,} checks ({by_kind}) because {said}; "
-            f"reused the last run's verdicts of the other {report['reused']:,}")
+            f"reused the last run's verdicts of the other {report['reused']:,}{unkept}")
 
 
 def _print_verdicts(args: argparse.Namespace, results: dict, shown: list[dict], *, changed: dict | None = None,
@@ -780,6 +787,8 @@ def _bench_ladder(args: argparse.Namespace) -> int:
     from rules40k import bench_ladder
 
     console = _console()
+    if args.ladder == "changed":
+        return _bench_changed(args, console)
     sizes = args.sizes or bench_ladder.SIZES
     trials = args.max_trials or 200
 
@@ -808,6 +817,32 @@ def _bench_ladder(args: argparse.Namespace) -> int:
         _print_plain_ladder(console, report, trials)
     if "hard" in report:
         _print_hard_ladder(console, report["hard"])
+    return 0
+
+
+def _bench_changed(args: argparse.Namespace, console) -> int:
+    """`rules40k bench --ladder changed`: the feedback loop's times (rules40k.bench_changed)."""
+    from rules40k import bench_changed
+
+    def progress(row: dict) -> None:
+        if not args.json:
+            what = f"after editing {row['edit']}" if row["edit"] else "bringing the copy's record up to date"
+            console.print(f"[dim]verify --changed {what}: {row['seconds']:.1f} s, {row['rerun']} checks rerun[/dim]")
+
+    report = bench_changed.run(progress=progress)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    table = Table(title=f"verify --changed answering a one-function edit (target under {report['target_seconds']:g} s)")
+    for column in ("edit", "s", "checks rerun", "reused", "met"):
+        table.add_column(column, justify="right" if column != "edit" else "left")
+    for row in report["runs"]:
+        table.add_row(row["edit"] or f"(first: {row['everything'] or 'the record was up to date'})",
+                      f"{row['seconds']:.1f}", str(row["rerun"]), str(row["reused"]),
+                      "—" if row["edit"] is None else "yes" if row["meets_target"] else "NO")
+    console.print(table)
+    console.print("s: the whole `rules40k verify --changed` process, start-up included; each edit adds a comment "
+                  "line inside the function, so every verdict stays as it was.")
     return 0
 
 
@@ -1063,9 +1098,10 @@ def parser() -> argparse.ArgumentParser:
                    help="scenario files to time against the simulation (default: the ladder of 10 to 400 attacks "
                         "into four targets, against icepool and the simulation)")
     p.add_argument("--sizes", type=_sizes, default=None, help="the ladder's attack counts (default 10,40,100,200,400)")
-    p.add_argument("--ladder", choices=("plain", "hard", "both"), default="both",
+    p.add_argument("--ladder", choices=("plain", "hard", "both", "changed"), default="both",
                    help="which ladder: the plain one (10 to 400 attacks, four targets), the hard one (scenarios once "
-                        "refused or slow, each in a fresh process), or both")
+                        "refused or slow, each in a fresh process), both, or `changed`: `verify --changed` "
+                        "answering a one-function edit, as a whole process in a copy of the project")
     p.add_argument("--icepool-budget", type=_positive_number, default=60.0,
                    help="seconds an icepool rung may take before the larger rungs of that target skip icepool")
     p.add_argument("--repeats", type=_whole_number(1), default=3, help="exact runs to take the best time of (≥ 1)")

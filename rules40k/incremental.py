@@ -35,6 +35,7 @@ import importlib.util
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -244,6 +245,13 @@ class Sources:
         path = REPO_ROOT / name
         return _sha(path.read_bytes()) if path.is_file() else None
 
+    def _registry(self, ruleset: str) -> str | None:
+        """Which function each section of ``ruleset`` is tagged on (where they are in their files aside)."""
+        from rules import registry
+
+        tagged = [(ref, entry.qualname) for ref, entries in registry.load(ruleset).items() for entry in entries]
+        return _sha(json.dumps(sorted(tagged)))
+
     def _folder(self, name: str) -> str | None:
         path = REPO_ROOT / name
         return _sha("\n".join(sorted(os.listdir(path)))) if path.is_dir() else None
@@ -288,38 +296,47 @@ def _body_spans(module: str) -> list[tuple[int, int]]:
 
 
 @functools.lru_cache(maxsize=None)
-def _imports(module: str) -> frozenset[str]:
-    """The project modules (rules/, properties/) ``module`` imports anywhere in its source, packages included."""
+def _imports(module: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The project modules (rules/, properties/) ``module`` imports anywhere in its source, and the packages it
+    only passes through (``from rules.ninth import overwatch``: the package's own frame runs, but nothing is read
+    from what it imports in turn; that it registers their rule functions is the registry's digest's concern)."""
     tree = _parsed(module)
     if tree is None:
-        return frozenset()
-    package = module if _module_file(module) and _module_file(module).name == "__init__.py" else module.rpartition(".")[0]
-    named = set()
+        return frozenset(), frozenset()
+    file = _module_file(module)
+    package = module if file is not None and file.name == "__init__.py" else module.rpartition(".")[0]
+    read, passed = set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            named.update(alias.name for alias in node.names)
+            targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parent = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1])
-                base = f"{parent}.{base}" if base else parent
-            named.add(base)
-            named.update(f"{base}.{alias.name}" for alias in node.names)
-    found = set()
-    for name in named:
-        parts = name.split(".")
-        found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    return frozenset(name for name in found if _module_file(name))
+                base = f"{parent}.{base}" if node.module else parent
+            submodules = [f"{base}.{alias.name}" for alias in node.names if _module_file(f"{base}.{alias.name}")]
+            targets = submodules + ([base] if len(submodules) < len(node.names) else [])
+            passed.add(base)
+        else:
+            continue
+        for target in targets:
+            read.add(target)
+            parts = target.split(".")
+            passed.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return (frozenset(m for m in read if _module_file(m)),
+            frozenset(m for m in passed - read if _module_file(m)))
 
 
 def closure(modules: set[str]) -> set[str]:
-    """The modules and every project module they import, at any depth."""
+    """The modules, every project module they read from at any depth, and the packages those pass through."""
     seen, waiting = set(), [m for m in modules if _module_file(m)]
     while waiting:
         module = waiting.pop()
         if module not in seen:
             seen.add(module)
-            waiting.extend(_imports(module) - seen)
+            read, passed = _imports(module)
+            waiting.extend(read - seen)
+            seen |= passed
     return seen
 
 
@@ -349,7 +366,7 @@ def changed(deps: dict[str, dict[str, str | None]], sources: Sources) -> list[st
         for name, digest in sorted(digests.items()):
             if sources.digest(kind, name) != digest:
                 what = {"function": name, "frame": f"{name} (outside its functions)", "file": name,
-                        "folder": f"the folder {name}"}[kind]
+                        "folder": f"the folder {name}", "registry": f"the tagging of the {name} rule functions"}[kind]
                 out.append(f"{what} {'changed' if sources.digest(kind, name) else 'is gone'}"
                            if digest else f"{what} appeared")
     return out
@@ -421,6 +438,7 @@ def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CA
     reruns and nothing is kept)."""
     from rules40k import checks, property_runner
 
+    started = time.time()
     setup = setup or Record()
     sources = Sources()
     previous, everything = load(cache)
@@ -455,6 +473,7 @@ def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CA
                                        nodeids=list(properties_due), plugins=(plugin,))
         for nodeid, result in ran.items():
             finish(properties_due[nodeid], result, plugin.records[nodeid])
+        around = _around_the_checks(setup, sources)  # (loading every ruleset's registry is watched too)
     missing = sorted(set(properties_due) - set(ran))
     if missing:
         raise RuntimeError(f"the property {missing[0]} did not run")
@@ -471,26 +490,42 @@ def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CA
 
     kept = {} if everything else {key: entry for key, entry in previous["checks"].items()
                                   if key not in records and still_a_check(key, entry)}
-    around = _around_the_checks(setup, sources)
     if not everything:  # what the reused verdicts stood on is still what they stand on
         for kind, digests in previous["global"].items():
             around.setdefault(kind, {}).update({n: d for n, d in digests.items() if n not in around[kind]})
     record = {"format": FORMAT, "environment": environment(), "global": around, "checks": {**kept, **records}}
+    # A digest is taken when first needed: a file edited while the checks ran could be recorded with a verdict
+    # of its earlier self.
+    edited = _edited_since(started)
     report = {"everything": everything, "rerun": {records[k]["result"]["id"]: why[k] for k in records},
-              "reused": len(reused), "total": len(planned), "record": record if watched else None}
+              "reused": len(reused), "total": len(planned), "record": record if watched and not edited else None,
+              "edited during the run": edited}
     return results, report
+
+
+def _edited_since(moment: float) -> str | None:
+    """A file of the project edited after ``moment``, if one was."""
+    for part in ("rules", "rules40k", "properties", "spec", "pyproject.toml"):
+        root = REPO_ROOT / part
+        for path in [root] if root.is_file() else root.rglob("*"):
+            if not _IGNORED_PARTS & set(path.parts) and path.is_file() and path.stat().st_mtime > moment:
+                return path.relative_to(REPO_ROOT).as_posix()
+    return None
 
 
 def _around_the_checks(setup: Record, sources: Sources) -> dict[str, dict[str, str | None]]:
     """What every check stands on: the functions called and the files read around the checks (but the files that
-    only say which checks there are, and the imports' source files), with their modules' frames, the runner and
-    ``GLOBAL_FILES``."""
+    only say which checks there are, and the imports' source files), with their modules' frames, the runner,
+    ``GLOBAL_FILES`` and which function each section is tagged on."""
+    from rules import spec
+
     functions, modules = _called(setup.calls)
     out = {"function": {n: sources.digest("function", n) for n in sorted(functions)},
            "frame": {m: sources.digest("frame", m) for m in sorted(modules)}}
     files = {f for f in setup.files if not _matches(f, PLAN_FILES) and not f.endswith((".py", ".pyc"))}
     out["file"] = {f: sources.digest("file", f) for f in sorted(files | set(_global_files()))}
     out["folder"] = {f: sources.digest("folder", f) for f in sorted(setup.folders) if not _matches(f, PLAN_FOLDERS)}
+    out["registry"] = {name: sources.digest("registry", name) for name in spec.rulesets()}
     return out
 
 
@@ -519,6 +554,35 @@ class _PerProperty:
         with watching(Record()) as record:
             yield
         self.records[item.nodeid] = record
+
+
+def check_equivalents(names: list[str], cache: Path = CACHE) -> dict[str, dict[str, str]]:
+    """Check each ruleset's mutants.yaml as `validate` does, matching entries against the mutants only for the
+    modules whose source, entries or rules40k/mutate.py changed since the last run matched them (making a
+    module's mutants takes seconds; a ruleset's, half a minute). Returns what to keep for the next run."""
+    from rules import safe_yaml
+    from rules40k import annotations
+
+    previous, _ = load(cache)
+    matched = (previous or {}).get("equivalents checked", {})
+    sources = Sources()
+    out = dict(matched)
+    for name in names:
+        path = annotations.annotations_dir(name) / "mutants.yaml"
+        entries = safe_yaml.read(path) if path.exists() else []
+        entries = [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+        named = {e["module"] for e in entries if isinstance(e.get("module"), str)}
+
+        def key(module: str) -> str:
+            mine = [e for e in entries if e.get("module") == module]
+            file = _module_file(module)
+            return _sha(json.dumps([mine, sources.digest("file", "rules40k/mutate.py"),
+                                    file and sources.digest("file", file.relative_to(REPO_ROOT).as_posix())],
+                                   sort_keys=True, default=str))
+
+        out[name] = {module: key(module) for module in sorted(named)}
+        mutate.equivalents(name, modules={m for m in named if matched.get(name, {}).get(m) != out[name][m]})
+    return out
 
 
 def save(record: dict, path: Path = CACHE) -> None:
