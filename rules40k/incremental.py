@@ -1,15 +1,14 @@
 """`rules40k verify --changed`: rerun only the checks whose verdict an edit since the last run can change.
 
-While a check runs, what it stands on is recorded: the functions of rules/ it calls (the hook
-``rules40k.mutate`` records its baselines with, installed as a trace function, which sees calls only and
-costs far less than a profile hook) and the files under the repository it opens or lists (an audit hook). Each
-is kept as a digest of its source:
+While a check runs, what it stands on is recorded: the functions of rules/ it calls (each module of rules/ is
+loaded marked, every function and lambda first noting its name, see ``_Mark``) and the files under the repository
+it opens or lists (an audit hook). Each is kept as a digest of its source:
 
 - a called top-level function: its own source, decorators included;
 - the *frame* of each module such a function lives in, of the module that defines the check (a proof's, a
-  property's) and of every project module those import, at any depth: the module's source without its top-level
-  functions' bodies (imports, constants, decision tables, classes, signatures, decorators); a module of
-  properties/ counts whole;
+  property's) and of every project module those import from, at any depth (a package passed through counts for
+  its own frame): the module's source without its top-level functions' bodies (imports, constants, decision
+  tables, classes, signatures, decorators); a module of properties/ counts whole;
 - each file opened or folder listed; and the check's own data (an example's or a comparison's entry).
 
 Before each check the project's ``lru_cache``s are emptied (the spec reader's excepted, see ``GLOBAL_FILES``),
@@ -17,9 +16,10 @@ so no check leans on a value another check computed without calling what compute
 
 The next run reuses a check's verdict only when every one of its digests is unchanged. What no single check
 owns reruns every check, and is named: the Python, hypothesis, pytest and z3 versions and the hypothesis
-profile; rules40k/ and ``GLOBAL_FILES``; the functions called and the files read around the checks (imports,
-the registry, collecting the properties). Limits: a check that decides on whether a file exists without opening
-or listing it, or that keeps state between checks in anything but an ``lru_cache``, is not seen.
+profile; rules40k/ and ``GLOBAL_FILES``; which function each section is tagged on; the functions called and
+the files read around the checks (imports, the registry, collecting the properties). Not seen: a check that
+decides on whether a file exists without opening or listing it, or that keeps state between checks in anything
+but an ``lru_cache``.
 """
 
 from __future__ import annotations
@@ -167,7 +167,10 @@ class _WatchedRules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def watch_imports() -> None:
-    """Load the modules of rules/ marked from now on (call it before the project is imported)."""
+    """Load the modules of rules/ marked from now on; call it before the project is imported (once one is, nothing
+    is done: a process with both kinds could not tell what its checks call, see ``rules_watched``)."""
+    if any(name.partition(".")[0] == "rules" for name in sys.modules):
+        return
     if not any(isinstance(finder, _WatchedRules) for finder in sys.meta_path):
         sys.meta_path.insert(0, _WatchedRules())
         setattr(builtins, CALLED, _ignore)

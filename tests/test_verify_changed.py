@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -72,7 +73,8 @@ def test_an_edit_to_one_rule_function_reruns_exactly_the_checks_that_call_it(pro
     assert set(changed["rerun"].values()) == {"rules.ninth.actions.action_completed changed"}
     assert changed["reused"] == len(before) - 2
     after = _results(project)
-    assert run["status"] == 1 and {i for i, c in after.items() if c["status"] == "failed"} == CALLERS_OF_ACTION_COMPLETED
+    assert run["status"] == 1
+    assert {i for i, c in after.items() if c["status"] == "failed"} == CALLERS_OF_ACTION_COMPLETED
     assert {i: c for i, c in after.items() if i not in CALLERS_OF_ACTION_COMPLETED} == \
         {i: c for i, c in before.items() if i not in CALLERS_OF_ACTION_COMPLETED}
     # What a whole run of the edited tree says, check for check.
@@ -149,6 +151,25 @@ def test_an_edit_to_a_property_file_reruns_its_properties(project):
     changed = verify(project, "--ruleset", "ninth")["answer"]["changed"]
     assert set(changed["rerun"]) == properties
     assert set(changed["rerun"].values()) == {"properties/test_ninth.py changed"}
+
+
+def test_an_unreadable_record_reruns_every_check(project):
+    (project / "build" / "verify-cache.json").write_text("{not json", encoding="utf-8")
+    changed = verify(project, *NINTH)["answer"]["changed"]
+    assert changed["everything"] == "the last run's record (verify-cache.json) cannot be read"
+    assert changed["reused"] == 0
+
+
+def test_a_process_that_imported_the_rules_first_reruns_everything_and_keeps_no_record(capsys, tmp_path):
+    import rules.ninth  # noqa: F401 - as any test process has
+
+    cache = cli.BUILD_ROOT / "verify-cache.json"
+    before = cache.read_bytes() if cache.exists() else None
+    assert cli.main(["verify", "--changed", *NINTH, "--output", str(tmp_path / "results.json")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^reran all [\d,]+ checks: this process imported the rules before it could watch what the "
+                     r"checks call$", out, re.M)
+    assert (cache.read_bytes() if cache.exists() else None) == before
 
 
 def test_changed_takes_no_ref(capsys):
