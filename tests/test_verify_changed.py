@@ -153,6 +153,17 @@ def test_an_edit_to_a_property_file_reruns_its_properties(project):
     assert set(changed["rerun"].values()) == {"properties/test_ninth.py changed"}
 
 
+def test_an_edit_that_leaves_an_equivalent_mutant_stale_is_refused_as_a_full_run_refuses_it(project):
+    # mutants.yaml records the ModelNearMarker default's "0 -> 1" as equivalent; a float default has no such mutant.
+    _edit(project, Path("rules/ninth/objective_markers.py"), "    vertical_inches: Any = 0\n",
+          "    vertical_inches: Any = 0.0\n")
+    for changed in (True, False):
+        run = verify(project, *NINTH, changed=changed)
+        assert run["status"] == 2 and run["answer"] is None
+        assert "mutants.yaml: line" in run["stderr"] and "no mutant of rules.ninth.objective_markers" in run["stderr"]
+        assert "\n" not in run["stderr"]
+
+
 def test_an_unreadable_record_reruns_every_check(project):
     (project / "build" / "verify-cache.json").write_text("{not json", encoding="utf-8")
     changed = verify(project, *NINTH)["answer"]["changed"]
