@@ -1007,11 +1007,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
         args.output = str(REPO_ROOT / "reports" / "mutation.json" if whole else BUILD_ROOT / "mutation-partial.json")
     if args.verb in ("verify", "mutate"):
         output(args.output)
-    if args.verb == "verify" and args.changed:
-        if args.ref:
-            raise UsageError("--changed works on whole rulesets: it takes no --ref (which already runs one "
-                             "section's checks)")
-        _build_folder(BUILD_ROOT)  # the last run's record is kept there
+        if args.verb == "verify" and args.changed:
+            if args.ref:
+                raise UsageError("--changed works on whole rulesets: it takes no --ref (which already runs one "
+                                 "section's checks)")
+            output(str(BUILD_ROOT / "verify-cache.json"))  # where the last run's record is kept
     elif args.verb == "calc" and args.plot:
         output(args.plot)
     elif args.verb == "review":

@@ -183,6 +183,16 @@ def test_a_process_that_imported_the_rules_first_reruns_everything_and_keeps_no_
     assert (cache.read_bytes() if cache.exists() else None) == before
 
 
+def test_a_record_that_cannot_be_written_is_one_sentence_before_any_check(project):
+    before = (project / "build" / "results.json").read_bytes()
+    (project / "build" / "verify-cache.json").unlink()
+    (project / "build" / "verify-cache.json").mkdir()
+    run = verify(project, *NINTH)
+    assert run["status"] == 2 and run["answer"] is None
+    assert run["stderr"] == f"rules40k verify: {project / 'build' / 'verify-cache.json'}: is a folder, not a file"
+    assert (project / "build" / "results.json").read_bytes() == before
+
+
 def test_changed_takes_no_ref(capsys):
     assert cli.main(["verify", "--changed", "--ref", "05.02"]) == 2
     err = capsys.readouterr().err.strip()
