@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rules40k import cli
-from rules40k.bench_changed import copy_project, verify
+from rules40k.bench_changed import copy_project, edit_function, verify
 
 NINTH = ("--ruleset", "ninth", "--no-properties")
 ACTIONS = Path("rules/ninth/actions.py")
@@ -191,6 +191,19 @@ def test_a_record_that_cannot_be_written_is_one_sentence_before_any_check(projec
     assert run["status"] == 2 and run["answer"] is None
     assert run["stderr"] == f"rules40k verify: {project / 'build' / 'verify-cache.json'}: is a folder, not a file"
     assert (project / "build" / "results.json").read_bytes() == before
+
+
+def test_the_benchmarks_edit_changes_the_functions_source_and_nothing_else(tmp_path):
+    root = tmp_path / "project"
+    (root / "rules" / "ninth").mkdir(parents=True)
+    shutil.copy2(cli.REPO_ROOT / ACTIONS, root / ACTIONS)
+    before = (root / ACTIONS).read_text(encoding="utf-8")
+    edit_function(root, "rules.ninth.actions.action_completed")
+    after = (root / ACTIONS).read_text(encoding="utf-8")
+    added = [line for line in after.splitlines() if line not in before.splitlines()]
+    assert added == ["    # edited by rules40k bench"]
+    body = after.split("def action_completed", 1)[1].split("\n\n\n", 1)[0]
+    assert "# edited by rules40k bench\n    return And(completion_reached, Not(failed))" in body
 
 
 def test_changed_takes_no_ref(capsys):
