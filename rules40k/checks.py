@@ -15,6 +15,7 @@ import collections
 import collections.abc
 import dataclasses
 import enum
+import functools
 import importlib
 import json
 import re
@@ -208,6 +209,52 @@ def run_proofs(names: list[str] | None = None) -> list[dict]:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    """One check before it runs: ``key`` names it across runs (an example's, table's, proof's or comparison's
+    check id; ``property:`` and the pytest node id of a property), ``definition`` is what it is made of besides
+    code (an example's or a comparison's data), ``modules`` the modules that define it (a proof's, a property's).
+    ``run`` runs it (None for a property, which pytest runs)."""
+
+    key: str
+    kind: str
+    run: Callable[[], dict] | None = None
+    definition: Any = None
+    modules: tuple[str, ...] = ()
+    nodeid: str | None = None
+
+
+def plan(ruleset: str | None = None, *, ref: str | None = None, properties: bool = True) -> list[Planned]:
+    """Every check of one ruleset, or of all of them (``ruleset=None``), or one section's (``ref``, a reference
+    of ``ruleset``), in the order they run."""
+    from properties import proofs
+    from rules40k import property_runner
+
+    names = [ruleset] if ruleset else list(spec.rulesets())
+    wanted = spec.qualify(ruleset or spec.DEFAULT_RULESET, ref) if ref else None
+    out = [Planned(f"example:{spec.qualify(name, e['id'])}", "example", functools.partial(run_example, e, name), e)
+           for name in names for e in annotations.examples(name)
+           if wanted is None or spec.qualify(name, e["ref"]) == wanted]
+    out += [Planned(f"table:{spec.qualify(name, t.name)}", "table", functools.partial(run_table, t, name))
+            for name in names for t in tables(name)
+            if wanted is None or wanted in [spec.qualify(name, r) for r in t.refs]]
+    out += [Planned(f"proof:{p}", "proof", functools.partial(_one_proof, p), modules=(proofs.PROOFS[p].build.__module__,))
+            for p in sorted(proofs.load_all()) if spec.ruleset_of(proofs.PROOFS[p].refs) in names
+            and (wanted is None or wanted in proofs.PROOFS[p].refs)]
+    out += [Planned(f"comparison:{spec.qualify(name, entry['claim'])}", "comparison",
+                    functools.partial(compare.compare, entry, name), entry)
+            for name in names for entry in compare.concept_map(name)
+            if wanted is None or wanted in [spec.qualify(name, entry["claim"]), *entry.get("core", [])]]
+    if properties:
+        out += [Planned(f"property:{nodeid}", "property", modules=(property_runner.module_of(nodeid),), nodeid=nodeid)
+                for nodeid in property_runner.collect_properties(wanted, names)]
+    return out
+
+
+def _one_proof(name: str) -> dict:
+    return run_proofs([name])[0]
+
+
 def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: bool = True,
             progress: Callable[[str, int], None] | None = None) -> dict:
     """Run every check of one ruleset, or of all of them (``ruleset=None``), or one section's.
@@ -215,38 +262,32 @@ def run_all(ruleset: str | None = None, *, ref: str | None = None, properties: b
     ``ref`` is a reference of ``ruleset``. ``progress(description, total)`` is called once per
     finished check with the running description and the expected total, so the CLI can draw a bar.
     """
-    from properties import proofs
     from rules40k import property_runner
 
     names = [ruleset] if ruleset else list(spec.rulesets())
-    wanted = spec.qualify(ruleset or spec.DEFAULT_RULESET, ref) if ref else None
-    examples = [(name, e) for name in names for e in annotations.examples(name)
-                if wanted is None or spec.qualify(name, e["ref"]) == wanted]
-    table_list = [(name, t) for name in names for t in tables(name)
-                  if wanted is None or wanted in [spec.qualify(name, r) for r in t.refs]]
-    proof_list = [p for p in sorted(proofs.load_all()) if spec.ruleset_of(proofs.PROOFS[p].refs) in names
-                  and (wanted is None or wanted in proofs.PROOFS[p].refs)]
-    concepts = [(name, entry) for name in names for entry in compare.concept_map(name)
-                if wanted is None or wanted in [spec.qualify(name, entry["claim"]), *entry.get("core", [])]]
-    total = len(examples) + len(table_list) + len(proof_list) + len(concepts)
-    if properties:
-        total += property_runner.count_properties(wanted, names)
+    planned = plan(ruleset, ref=ref, properties=properties)
 
     def tick(record: dict) -> dict:
         if progress:
-            progress(record["id"], total)
+            progress(record["id"], len(planned))
         return record
 
-    checks = [tick(run_example(e, name)) for name, e in examples]
-    checks += [tick(run_table(t, name)) for name, t in table_list]
-    checks += [tick(record) for record in run_proofs(proof_list)]
-    checks += [tick(compare.compare(entry, name)) for name, entry in concepts]
-    if properties:
-        checks += property_runner.run_properties(tick, wanted, names)
+    checks = [tick(item.run()) for item in planned if item.kind not in ("proof", "property")]
+    # The proofs in one call: they share each ruleset's domain pins, read once.
+    checks += [tick(record) for record in run_proofs([i.key.removeprefix("proof:") for i in planned
+                                                      if i.kind == "proof"])]
+    nodeids = [item.nodeid for item in planned if item.kind == "property"]
+    if nodeids:
+        checks += property_runner.run_properties(tick, nodeids=nodeids)
+    return assemble(names, checks)
+
+
+def assemble(names: list[str], checks: list[dict]) -> dict:
+    """The results document of the rulesets ``names``: every check once, sorted, and the count of each status."""
     repeated = sorted(i for i, n in collections.Counter(c["id"] for c in checks).items() if n > 1)
     if repeated:
         raise ExampleError(f"check ids used twice across rulesets: {', '.join(repeated)}")
-    checks.sort(key=lambda c: c["id"])
+    checks = sorted(checks, key=lambda c: c["id"])
     return {"rulesets": names, "checks": checks, "summary": summarize(checks)}
 
 

@@ -198,9 +198,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+    if args.changed:
+        return _verify_changed(args)
     from rules import spec
     from rules40k import checks, validate
 
@@ -211,15 +210,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     validate.validate([name] if name else None)  # every annotation file, before any check runs
     if ref is not None:
         _known_ref(ref, name)
-    console = _console()
-    with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), console=Console(stderr=True),
-                  disable=args.json or not sys.stderr.isatty()) as bar:
-        task = bar.add_task("", total=None)
-
-        def advance(description: str, total: int) -> None:
-            bar.update(task, advance=1, total=total, description=description)
-
+    with _verify_progress(args) as advance:
         results = checks.run_all(name, ref=ref, properties=not args.no_properties, progress=advance)
     output = Path(args.output)
     qualified = spec.qualify(name, ref) if ref else None
@@ -230,10 +221,87 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:
         shown = results["checks"]
     checks.write_results(results, output)
+    return _print_verdicts(args, results, shown)
+
+
+@contextlib.contextmanager
+def _verify_progress(args: argparse.Namespace):
+    """A progress bar on standard error (not with --json, nor when it is not a terminal); yields its callback."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("[bold]verify[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=Console(stderr=True),
+                  disable=args.json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("", total=None)
+
+        def advance(description: str, total: int) -> None:
+            bar.update(task, advance=1, total=total, description=description)
+
+        yield advance
+
+
+def _verify_changed(args: argparse.Namespace) -> int:
+    """`verify --changed`: the checks an edit since the last such run can change are rerun, the rest reused."""
+    from rules40k import incremental
+
+    incremental.watch_imports()  # before the project is imported: what its functions call is seen
+    setup = incremental.Record(files=False)  # validation reads every annotation file, which no verdict does
+    with incremental.watching(setup):
+        from rules40k import checks, validate
+
+        from rules import spec
+
+        name = _ruleset_name(args, default=None)
+        # mutants.yaml is checked where it changed, just below; the examples, as the plan reads them.
+        validate.validate([name] if name else None, skip=frozenset({"mutants.yaml", "examples/"}))
+        equivalents = incremental.check_equivalents([name] if name else list(spec.rulesets()))
+        setup.watch_files = True
+        with _verify_progress(args) as advance:
+            results, report = incremental.run(name, properties=not args.no_properties, progress=advance, setup=setup)
+    checks.write_results(results, Path(args.output))
+    if report["record"] is not None:
+        incremental.save({**report["record"], "equivalents checked": equivalents})
+    rerun = {check_id: reason for check_id, reason in sorted(report["rerun"].items())}
+    if args.json:
+        summary = {"rerun": rerun, "reused": report["reused"], "everything": report["everything"]}
+        return _print_verdicts(args, results, results["checks"], changed=summary)
+    return _print_verdicts(args, results, results["checks"], rerun=rerun, rerun_line=_rerun_sentence(report))
+
+
+def _rerun_sentence(report: dict) -> str:
+    """What `verify --changed` reran and reused, in words: counts by kind and the commonest reasons."""
+    import collections
+
+    rerun, total = report["rerun"], report["total"]
+    unkept = (f"; {report['edited during the run']} was edited while the checks ran, so this run is not kept as the "
+              "one the next compares with" if report["edited during the run"] else "")
+    if report["everything"]:
+        return f"reran all {total:,} checks: {report['everything']}{unkept}"
+    if not rerun:
+        return (f"reran no check: nothing the {total:,} checks stand on changed since the last run; reused every "
+                f"verdict{unkept}")
+    kinds = collections.Counter(check_id.partition(":")[0] for check_id in rerun)
+    plural = {"property": "properties"}
+    by_kind = ", ".join(f"{n} {plural.get(k, k + 's') if n != 1 else k}" for k, n in sorted(kinds.items()))
+    reasons = collections.Counter(rerun.values()).most_common()
+    said = "; ".join(f"{reason} ({n})" for reason, n in reasons[:3]) + (f"; {len(reasons) - 3} more reasons"
+                                                                         if len(reasons) > 3 else "")
+    return (f"reran {len(rerun):,} of {total:,} checks ({by_kind}) because {said}; "
+            f"reused the last run's verdicts of the other {report['reused']:,}{unkept}")
+
+
+def _print_verdicts(args: argparse.Namespace, results: dict, shown: list[dict], *, changed: dict | None = None,
+                    rerun: dict | None = None, rerun_line: str | None = None) -> int:
+    """Print the checks (or the JSON), the counts and what was written; exit status 1 when one failed."""
+    from rules40k import checks
+
     failed = [c for c in shown if c["status"] not in checks.OK_STATUSES]
     if args.json:
-        print(json.dumps({**results, "checks": shown}, indent=2, ensure_ascii=False))
+        print(json.dumps({**results, "checks": shown, **({"changed": changed} if changed else {})}, indent=2,
+                         ensure_ascii=False))
         return 1 if failed else 0
+    console = _console()
     for check in shown:
         mark = {"passed": "[green]✓[/]", "skipped": "[yellow]-[/]", "finding": "[magenta]![/]", "agrees": "[green]=[/]",
                 "differs": "[cyan]≠[/]", "agrees-on-few": "[dim]=?[/]", "cannot-tell": "[dim]=?[/]",
@@ -254,6 +322,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     console.print(f"{len(shown) - len(failed)} passed, {len(failed)} failed"
                   + (f" ({findings} of the passed are findings: the rules as written fail them, as recorded)"
                      if findings else ""))
+    if rerun and args.verbose:
+        for check_id, reason in rerun.items():
+            console.print(f"reran {check_id}: {reason}", markup=False)
+    if rerun_line:
+        console.print(rerun_line, markup=False)
     console.print(f"wrote {args.output}", style="dim")
     return 1 if failed else 0
 
@@ -839,6 +912,8 @@ def _bench_ladder(args: argparse.Namespace) -> int:
     from rules40k import bench_ladder
 
     console = _console()
+    if args.ladder == "changed":
+        return _bench_changed(args, console)
     sizes = args.sizes or bench_ladder.SIZES
     trials = args.max_trials or 200
 
@@ -867,6 +942,32 @@ def _bench_ladder(args: argparse.Namespace) -> int:
         _print_plain_ladder(console, report, trials)
     if "hard" in report:
         _print_hard_ladder(console, report["hard"])
+    return 0
+
+
+def _bench_changed(args: argparse.Namespace, console) -> int:
+    """`rules40k bench --ladder changed`: the feedback loop's times (rules40k.bench_changed)."""
+    from rules40k import bench_changed
+
+    def progress(row: dict) -> None:
+        if not args.json:
+            what = f"after editing {row['edit']}" if row["edit"] else "bringing the copy's record up to date"
+            console.print(f"[dim]verify --changed {what}: {row['seconds']:.1f} s, {row['rerun']} checks rerun[/dim]")
+
+    report = bench_changed.run(progress=progress)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    table = Table(title=f"verify --changed answering a one-function edit (target under {report['target_seconds']:g} s)")
+    for column in ("edit", "s", "checks rerun", "reused", "met"):
+        table.add_column(column, justify="right" if column != "edit" else "left")
+    for row in report["runs"]:
+        table.add_row(row["edit"] or f"(first: {row['everything'] or 'the record was up to date'})",
+                      f"{row['seconds']:.1f}", str(row["rerun"]), str(row["reused"]),
+                      "—" if row["edit"] is None else "yes" if row["meets_target"] else "NO")
+    console.print(table)
+    console.print("s: the whole `rules40k verify --changed` process, start-up included; each edit adds a comment "
+                  "line inside the function, so every verdict stays as it was.")
     return 0
 
 
@@ -1031,6 +1132,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
         args.output = str(REPO_ROOT / "reports" / "mutation.json" if whole else BUILD_ROOT / "mutation-partial.json")
     if args.verb in ("verify", "mutate"):
         output(args.output)
+        if args.verb == "verify" and args.changed:
+            if args.ref:
+                raise UsageError("--changed works on whole rulesets: it takes no --ref (which already runs one "
+                                 "section's checks)")
+            output(str(BUILD_ROOT / "verify-cache.json"))  # where the last run's record is kept
     elif args.verb == "calc" and args.plot:
         output(args.plot)
     elif args.verb == "review":
@@ -1100,7 +1206,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ref", help="only the checks of one section")
     p.add_argument("--output", default=str(BUILD_ROOT / "results.json"))
     p.add_argument("--no-properties", action="store_true", help="skip the hypothesis properties (faster)")
-    p.add_argument("--verbose", action="store_true", help="list passing checks too")
+    p.add_argument("--changed", action="store_true",
+                   help="rerun only the checks whose verdict an edit since the last --changed run can change, "
+                        "reuse the other verdicts (recorded in build/verify-cache.json)")
+    p.add_argument("--verbose", action="store_true", help="list passing checks too (with --changed: why each reran)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_verify)
 
@@ -1118,9 +1227,10 @@ def parser() -> argparse.ArgumentParser:
                    help="scenario files to time against the simulation (default: the ladder of 10 to 400 attacks "
                         "into four targets, against icepool and the simulation)")
     p.add_argument("--sizes", type=_sizes, default=None, help="the ladder's attack counts (default 10,40,100,200,400)")
-    p.add_argument("--ladder", choices=("plain", "hard", "both"), default="both",
+    p.add_argument("--ladder", choices=("plain", "hard", "both", "changed"), default="both",
                    help="which ladder: the plain one (10 to 400 attacks, four targets), the hard one (scenarios once "
-                        "refused or slow, each in a fresh process), or both")
+                        "refused or slow, each in a fresh process), both, or `changed`: `verify --changed` "
+                        "answering a one-function edit, as a whole process in a copy of the project")
     p.add_argument("--icepool-budget", type=_positive_number, default=60.0,
                    help="seconds an icepool rung may take before the larger rungs of that target skip icepool")
     p.add_argument("--repeats", type=_whole_number(1), default=3, help="exact runs to take the best time of (≥ 1)")

@@ -746,11 +746,14 @@ def _key(mutant: Mutant) -> tuple[str, str, str, int]:
     return mutant.module, mutant.function, mutant.change, 1 + [m.index for m in same].index(mutant.index)
 
 
-def equivalents(ruleset: str, root: Path | None = None) -> dict[tuple[str, str, str], str]:
+def equivalents(ruleset: str, root: Path | None = None,
+                modules: set[str] | None = None) -> dict[tuple[str, str, str], str]:
     """spec/<ruleset>/annotations/mutants.yaml: the mutants reviewed as equivalent (no input of the rules can
     tell them from the original), each ``{module, function, change, why}`` and, where the function makes that
     change in several places, ``occurrence`` (1 for the first); ``change`` is the mutant's "before -> after" as
-    ``rules40k mutate`` prints it. An entry that matches no mutant is an error (stale)."""
+    ``rules40k mutate`` prints it. An entry that matches no mutant is an error (stale). With ``modules``, only
+    the entries of those modules are matched against their mutants (making a module's mutants takes seconds;
+    `verify --changed` rechecks the modules edited since they last matched)."""
     from rules40k import SPEC_ROOT, annotations
 
     path = annotations.annotations_dir(ruleset, root or SPEC_ROOT) / "mutants.yaml"
@@ -772,6 +775,11 @@ def equivalents(ruleset: str, root: Path | None = None) -> dict[tuple[str, str, 
         if entry["module"] not in modules_of(ruleset):
             raise fail(f"{annotations.shown(entry['module'])} is not a rule module of the {ruleset} ruleset")
         key = (entry["module"], entry["function"], entry["change"], occurrence)
+        if key in out:
+            raise fail("this mutant is recorded twice")
+        out[key] = entry["why"].strip()
+        if modules is not None and entry["module"] not in modules:
+            continue
         alike = [m for m in mutants(entry["module"]) if _key(m)[:3] == key[:3]]
         if len(alike) < occurrence:
             raise fail(f"no mutant of {entry['module']} changes {annotations.shown(entry['change'])} in "
@@ -780,9 +788,6 @@ def equivalents(ruleset: str, root: Path | None = None) -> dict[tuple[str, str, 
         if len(alike) > 1 and "occurrence" not in entry:
             raise fail(f"{entry['function']} makes the change {annotations.shown(entry['change'])} in "
                        f"{len(alike)} places: say which with occurrence")
-        if key in out:
-            raise fail("this mutant is recorded twice")
-        out[key] = entry["why"].strip()
     return out
 
 

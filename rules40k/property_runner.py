@@ -112,13 +112,22 @@ def count_properties(ref: str | None = None, rulesets: list[str] | None = None) 
     return len(collect_properties(ref, rulesets))
 
 
+def module_of(nodeid: str) -> str:
+    """The module a property's node id names: "properties/test_x.py::test_y" -> "properties.test_x"."""
+    return nodeid.split("::")[0].removesuffix(".py").replace("/", ".")
+
+
 def run_properties(on_result: Callable[[dict], None] | None = None, ref: str | None = None,
-                   rulesets: list[str] | None = None, nodeids: list[str] | None = None) -> list[dict]:
+                   rulesets: list[str] | None = None, nodeids: list[str] | None = None,
+                   plugins: tuple = ()) -> list[dict]:
     """Run every refs-marked property (optionally only those of some rulesets, of one qualified reference,
-    or the given node ids). If ``on_result`` raises, the run stops after that property and re-raises it."""
+    or the given node ids), with any further pytest ``plugins``. If ``on_result`` raises, the run stops after
+    that property and re-raises it."""
+    if nodeids is not None and not nodeids:
+        return []  # no target at all would make pytest run whatever it finds in the current folder
     collector = _Collector(on_result, ref, rulesets)
     targets = [str(PROPERTIES.parent / nodeid) for nodeid in nodeids] if nodeids is not None else [str(PROPERTIES)]
-    code = pytest.main([*targets, *_QUIET], plugins=[collector])
+    code = pytest.main([*targets, *_QUIET], plugins=[collector, *plugins])
     interrupts.check()
     if collector.stopped is not None:
         raise collector.stopped

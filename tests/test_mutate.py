@@ -143,6 +143,15 @@ def test_a_bad_equivalents_file_is_one_sentence_with_its_line(tmp_path, text, ph
     assert phrase in str(caught.value) and "mutants.yaml: line" in str(caught.value)
 
 
+def test_equivalents_match_only_the_modules_asked_for(tmp_path):
+    """`verify --changed` rechecks the entries of the modules edited since they last matched, and no others."""
+    root = _equivalents_file(tmp_path, "- module: rules.core.objectives\n  function: OBJECTIVE_CONTROL\n"
+                                       "  change: 7 -> 8\n  why: x\n")
+    assert list(mutate.equivalents("core", root, modules=set()).values()) == ["x"]
+    with pytest.raises(annotations.AnnotationError, match="no mutant"):
+        mutate.equivalents("core", root, modules={"rules.core.objectives"})
+
+
 def test_a_sample_across_every_rules_module_runs_within_the_ci_budget(tmp_path, capsys):
     """What CI runs: a small random sample of the mutants of every module of every ruleset."""
     output = tmp_path / "sample.json"
