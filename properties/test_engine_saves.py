@@ -184,9 +184,10 @@ FORMATIONS = {
                              starts={((1, 1), (1, 1), (2, 1)): Fraction(1, 2), ((0, 1), (1, 1), (2, 1)): Fraction(1, 4),
                                      ((1, 1), (0, 1), (2, 1)): Fraction(1, 4)}),
     "wounded past the first": dict(counts_and_wounds=[(1, 2), (2, 2), (1, 1)], damages=[0, 0, 0], lost=[0, 0, 2],
-                                   starts={((1, 2), (2, 2), (1, 1)): Fraction(1, 3),
-                                           ((1, 1), (2, 1), (1, 1)): Fraction(1, 3),
-                                           ((1, 2), (1, 1), (1, 1)): Fraction(1, 3)}),
+                                   starts={((1, 2), (2, 2), (1, 1)): Fraction(1, 4),
+                                           ((1, 1), (2, 1), (1, 1)): Fraction(1, 4),
+                                           ((1, 2), (2, 1), (1, 1)): Fraction(1, 4),
+                                           ((1, 2), (1, 1), (1, 1)): Fraction(1, 4)}),
 }
 
 
