@@ -602,6 +602,11 @@ def action_completes_after_it_starts() -> None:
 
 @pytest.mark.refs(*sorted({f"missionpack:{a.ref}" for a in secondaries.ACTIONS}))
 def test_every_action_completes_after_it_starts():
+    """Every action of the pack completes no earlier than it starts, in its round and its turn.
+
+    Checked for every action over every battle round it can start in; the two push actions start at the start of
+    the Movement phase, before the unit could move.
+    """
     action_completes_after_it_starts()
     # The start timings as printed: the two push actions before the unit could move, the rest after it moved or
     # in the Psychic phase.
