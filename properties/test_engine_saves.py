@@ -16,7 +16,6 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from flint import fmpq
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -24,8 +23,9 @@ from properties.mutation import fails_broken
 from rules.engine import kernels as k
 from rules.engine import literal, saves
 from rules.engine.attack_rules import WeaponPlan
-from rules.engine.calculate import Engine
+from rules.engine.calculate import Engine, _mpq
 from rules.engine.exact import Q, add, to_fraction
+from rules.engine.series import q
 from rules.engine.laws import Counts
 from rules.engine.target import Group, initial_state
 
@@ -39,14 +39,6 @@ PER_ATTACK = (
     {(0, 0): Fraction(1, 2), (1, 0): Fraction(1, 3), (0, 1): Fraction(1, 6)},
     {(0, 0): Fraction(1, 6), (1, 0): Fraction(1, 2), (1, 1): Fraction(1, 6), (2, 0): Fraction(1, 6)},
 )
-
-
-def _mpq(p: Fraction):
-    return Q(p.numerator, p.denominator)
-
-
-def _law(dist) -> dict:
-    return {key: fmpq(p.numerator, p.denominator) for key, p in dist.items()}
 
 
 def _problem(counts_and_wounds, thresholds, damages, lost, per_attack, attacks, models, order, precision, starts,
@@ -69,14 +61,13 @@ def _problem(counts_and_wounds, thresholds, damages, lost, per_attack, attacks, 
 
 def _fast(groups, plan, events, thresholds, current, starts) -> dict:
     kernels = [k.kernel(k.key(law)) for law in events]
-    out = saves.resolve(groups, current, thresholds, kernels, Counts(plan), {s: fmpq(p.numerator, p.denominator)
-                                                                              for s, p in starts.items()})
+    out = saves.resolve(groups, current, thresholds, kernels, Counts(plan), {s: q(p) for s, p in starts.items()})
     return {(state, m): to_fraction(p) for state, channels in out.items() for m, p in enumerate(channels) if p}
 
 
 def _literal(groups, plan, events, thresholds, current, starts) -> dict:
     engine = literal.Literal(groups, current, lambda state: None, lambda g, face: face <= thresholds[g],
-                             [{n: _mpq(Fraction(int(p.p), int(p.q))) for n, p in law.items()} for law in events],
+                             [{n: _mpq(p) for n, p in law.items()} for law in events],
                              [{1: Q(1)}] * len(groups), {1: Q(1)}, False)
     out: dict = {}
     for start, chance in starts.items():

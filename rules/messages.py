@@ -28,3 +28,9 @@ def cut(text: str, limit: int = 60) -> str:
     """``text`` unquoted, cut to ``limit`` characters (the last one "…") when longer: for a name inside a sentence."""
     short = text if len(text) <= limit else text[:limit - 1] + "…"
     return "".join(c if c.isprintable() else " " for c in short)  # one line, and no lone surrogate to print
+
+
+def listed(names: Any, most: int = 6) -> str:
+    """Names (keys, objectives, facts) as one short message clause: each cut, sorted as text, at most ``most``."""
+    texts = sorted(shown(n, 40) for n in names)
+    return "[" + ", ".join(texts[:most]) + (f", … ({len(texts)} in all)" if len(texts) > most else "") + "]"

@@ -64,9 +64,6 @@ class Loader(_UniqueKeys, _Base):  # type: ignore[misc,valid-type]
     aliases: this class alone does not."""
 
 
-Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
-
-
 def check_aliases(text: str) -> None:
     """Refuse a document whose aliases repeat more than MAX_REPEATED_VALUES values, or name a value they are in.
 
@@ -159,7 +156,8 @@ class _EventLoader(_UniqueKeys, yaml.composer.Composer, yaml.constructor.SafeCon
         return self.events[self.at - 1]
 
 
-_EventLoader.add_constructor("tag:yaml.org,2002:int", _EventLoader.construct_yaml_int)
+for _loader in (Loader, _EventLoader):  # both read a whole number through _UniqueKeys.construct_yaml_int
+    _loader.add_constructor("tag:yaml.org,2002:int", _loader.construct_yaml_int)
 
 
 def load_head(text: str, key: str, most: int) -> Any:

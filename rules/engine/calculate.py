@@ -24,7 +24,8 @@ from rules.engine.attack_rules import AttackRules, WeaponPlan
 from rules.engine.exact import ONE, Q, Dist, add, mean, to_fraction
 from rules.engine.laws import Counts
 from rules.engine.series import from_dist, q
-from rules.engine.target import Group, State, destroyed, initial_state, models_destroyed, wounds_lost
+from rules.engine.target import (Group, State, destroyed, destroyed_in_group, initial_state, models_destroyed,
+                                 wounds_lost)
 
 METHODS = ("fast", "literal")
 
@@ -54,14 +55,7 @@ class Result:
     def destroyed_by_group(self) -> dict[str, dict[int, Fraction]]:
         """Per group (by name): the chance of each number of its models destroyed; which models fell, not only
         how many (a Captain slain, or a Bodyguard in his place)."""
-        out: dict[str, dict[int, Fraction]] = {}
-        for i, group in enumerate(self.groups):
-            law: dict[int, Fraction] = {}
-            for state, p in self.states.items():
-                lost = group.count - state[i][0]
-                law[lost] = law.get(lost, Fraction(0)) + p
-            out[group.name] = dict(sorted((n, p) for n, p in law.items() if p))
-        return out
+        return {group.name: destroyed_in_group(self.groups, self.states, g) for g, group in enumerate(self.groups)}
 
 
 def _mean(dist: Mapping[int, Any]) -> Fraction:

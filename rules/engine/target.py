@@ -78,6 +78,11 @@ def models_destroyed(groups: tuple[Group, ...], dist: Mapping[State, Any]) -> di
     return _tally(dist, lambda state: total - models_left(state))
 
 
+def destroyed_in_group(groups: tuple[Group, ...], dist: Mapping[State, Any], g: int) -> dict:
+    """The chance of each number of group g's models destroyed: which models fell, not only how many."""
+    return _tally(dist, lambda state: groups[g].count - state[g][0])
+
+
 def wounds_lost(groups: tuple[Group, ...], dist: Mapping[State, Any]) -> dict:
     total = sum(g.count * g.W for g in groups)
     return _tally(dist, lambda state: total - wounds_left(groups, state))

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from rules import spec
-from rules.messages import cut, shown
+from rules.messages import cut, listed, shown
 from rules.logic import And, If, Max, Min, Or
 from rules.registry import ruleset_rule
 
@@ -439,7 +439,7 @@ def check_selection(mission: str, chosen: tuple[str, ...], army_has_psykers: boo
             raise ScoringError(f"{shown(name)} is chosen {chosen.count(name)} times: a mission's own secondary objective "
                                "can be chosen for only one of a player's three secondary objectives")
     if len(chosen) != SECONDARIES_SELECTED or len(set(chosen)) != SECONDARIES_SELECTED:
-        raise ScoringError(f"a player selects three different secondary objectives, not {_listed(chosen)}")
+        raise ScoringError(f"a player selects three different secondary objectives, not {listed(chosen)}")
     categories: dict[str, str] = {}
     for name in chosen:
         item = objective(name)
@@ -512,9 +512,9 @@ def replay(game: Game) -> dict[str, Score]:
         missing = set(item.facts()) - set(event.facts)
         unknown = set(event.facts) - set(item.facts())
         if missing or unknown:
-            raise ScoringError(f"{where}: {item.title} needs the facts {_listed(item.facts())}"
-                               + (f"; missing {_listed(missing)}" if missing else "")
-                               + (f"; unknown {_listed(unknown)}" if unknown else ""))
+            raise ScoringError(f"{where}: {item.title} needs the facts {listed(item.facts())}"
+                               + (f"; missing {listed(missing)}" if missing else "")
+                               + (f"; unknown {listed(unknown)}" if unknown else ""))
         for fact, value in event.facts.items():
             wanted = _fact_type(item.score, fact)
             if not _fits(value, wanted):
@@ -642,12 +642,6 @@ def result(game: Game) -> dict[str, Any]:
             "sheets": {player: {name: dict(rounds) for name, rounds in scores[player].sheet.items()} for player in PLAYERS}}
 
 
-def _listed(names: Any, most: int = 6) -> str:
-    """Names (keys, objectives, facts) as one short message clause: each cut, sorted as text, at most ``most``."""
-    texts = sorted(shown(n, 40) for n in names)
-    return "[" + ", ".join(texts[:most]) + (f", … ({len(texts)} in all)" if len(texts) > most else "") + "]"
-
-
 def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     """A game record from plain data (YAML/JSON), every field checked; errors name the place."""
     if not isinstance(data, Mapping):
@@ -655,7 +649,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     allowed = {"mission", "players", "events", "conceded", "first_turn"}
     unknown = set(data) - allowed
     if unknown:
-        raise ScoringError(f"{name}: unknown keys {_listed(unknown)} (expected {_listed(allowed)})")
+        raise ScoringError(f"{name}: unknown keys {listed(unknown)} (expected {listed(allowed)})")
     listed = data.get("events")
     if listed is not None and not isinstance(listed, list):
         raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(listed)}")
@@ -672,7 +666,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
             raise ScoringError(f"{name}: players.{player} needs a list of secondaries")
         extra = set(entry) - {"secondaries", "battle_ready", "army_has_psykers"}
         if extra:
-            raise ScoringError(f"{name}: players.{player}: unknown keys {_listed(extra)}")
+            raise ScoringError(f"{name}: players.{player}: unknown keys {listed(extra)}")
         secondaries[player] = tuple(str(s) for s in entry["secondaries"])
         for key, store in (("battle_ready", ready), ("army_has_psykers", psykers)):
             value = entry.get(key, False)
@@ -686,7 +680,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
             raise ScoringError(f"{where} is not a mapping")
         extra = set(raw) - {"round", "player", "when", "objective", "facts"}
         if extra:
-            raise ScoringError(f"{where}: unknown keys {_listed(extra)}")
+            raise ScoringError(f"{where}: unknown keys {listed(extra)}")
         try:
             timing = Timing(raw.get("when"))
         except ValueError:
