@@ -231,6 +231,8 @@ def refs_of(module: str) -> dict[str, list[str]]:
         if type(value).__name__ == "DecisionTable" and refs:
             ruleset = _ruleset_of_module(module)
             by_name.setdefault(name, []).extend(spec.qualify(ruleset, r) for r in refs)
+    if module in SUPPORT_TESTS:
+        by_name = {name: [SUPPORT_MARK + module] for _, _, name in _tops(module)}
     if calculator_module(module):
         tree, _ = _tree(module)
         for statement in tree.body:
@@ -259,6 +261,24 @@ def calculator_refs() -> tuple[str, ...]:
     (those properties, and the examples, tables, comparisons and proofs of the same sections)."""
     return tuple(sorted({ref for nodeid, refs in _property_refs() if nodeid.startswith(CALCULATOR_PROPERTIES)
                          for ref in refs}))
+
+
+#: The modules under rules/ that hold no rule: YAML reading, the spec and the registry of tagged functions,
+#: scenario validation, the z3 helpers, the shared data model and game state, message wording. No section's
+#: checks select them, so each names the project tests written for it. They run in this process, where the
+#: mutant is served: a test that runs the CLI in a subprocess imports the unmutated module and can tell nothing.
+SUPPORT_TESTS = {
+    "rules.logic": ("tests/test_logic.py",),
+    "rules.messages": ("tests/test_messages.py",),
+    "rules.model": ("tests/test_model.py", "tests/test_battlefield_geometry.py"),
+    "rules.registry": ("tests/test_registry.py",),
+    "rules.safe_yaml": ("tests/test_safe_yaml.py",),
+    "rules.scenario": ("tests/test_fuzz_scenarios.py", "tests/test_calc.py", "tests/test_scenario.py"),
+    "rules.spec": ("tests/test_spec.py",),
+    "rules.state": ("tests/test_state.py",),
+}
+
+SUPPORT_MARK = "tests:"  # a support module's mutants face the "section" tests:<module>: its tests
 
 
 def _ruleset_of_module(module: str) -> str:
@@ -354,6 +374,9 @@ def run_checks(refs: list[str], properties: list[str], expected: dict[str, str] 
             record(result, list(proofs.PROOFS[result["id"].removeprefix("proof:")].refs))
         if properties:
             property_runner.run_properties(record, nodeids=properties)
+        for mark in sorted(r for r in wanted if r.startswith(SUPPORT_MARK)):
+            property_runner.run_tests(SUPPORT_TESTS[mark.removeprefix(SUPPORT_MARK)], mark,
+                                      lambda result, mark=mark: record(result, [mark]))
     except Differs as killed:
         return {"killed": True, "by": str(killed), "ran": len(statuses)}
     finally:
@@ -530,7 +553,8 @@ def sample(found: list[Mutant], n: int | None, seed: int = 0) -> list[Mutant]:
 def modules_of(ruleset: str) -> list[str]:
     """The rule modules of a ruleset: every module of rules/<ruleset>/, and the shared modules outside it that
     hold functions tagged with its sections (for core: the dice of 01.05, the geometry of rules.battlefield).
-    Core also lists the attack engine (rules/engine/) and the calculator's front door, which no ruleset owns."""
+    Core also lists what no ruleset owns: the attack engine (rules/engine/), the calculator's front door and the
+    support modules (``SUPPORT_TESTS``)."""
     from rules import registry
 
     folder = REPO_ROOT / "rules" / ruleset
@@ -540,6 +564,7 @@ def modules_of(ruleset: str) -> list[str]:
     if ruleset == "core":
         engine = REPO_ROOT / "rules" / "engine"
         shared |= {"rules.calculator", *(f"rules.engine.{p.stem}" for p in engine.glob("*.py") if p.stem != "__init__")}
+        shared |= set(SUPPORT_TESTS)
     return sorted(shared) + own
 
 

@@ -117,6 +117,42 @@ def module_of(nodeid: str) -> str:
     return nodeid.split("::")[0].removesuffix(".py").replace("/", ".")
 
 
+class _EveryTest(_Collector):
+    """Records every test it runs (marked or not) as checked by ``mark``: a support module's own tests."""
+
+    def __init__(self, on_result: Callable[[dict], None], mark: str):
+        super().__init__(on_result)
+        self.mark = mark
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        for item in items:
+            self.refs[item.nodeid] = [self.mark]
+            self.names[item.nodeid] = property_title(item)
+
+    def pytest_runtest_logreport(self, report):
+        if report.nodeid in self.refs and (report.when == "call" or (report.when == "setup" and report.outcome != "passed")):
+            record = {"id": f"test:{report.nodeid}", "kind": "test", "refs": [self.mark], "status": report.outcome,
+                      "detail": "" if report.outcome == "passed" else str(report.longrepr or "")[-300:]}
+            if self.on_result and self.stopped is None:
+                try:
+                    self.on_result(record)
+                except Exception as error:
+                    self.stopped = error
+                    self.session.shouldstop = str(error)
+
+
+def run_tests(paths: tuple[str, ...], mark: str, on_result: Callable[[dict], None]) -> None:
+    """Run the test files ``paths`` (relative to the repository) in this process, each test's outcome to
+    ``on_result`` as a check of ``mark``; stops after the test where ``on_result`` raises, and re-raises it."""
+    collector = _EveryTest(on_result, mark)
+    code = pytest.main([*(str(PROPERTIES.parent / path) for path in paths), *_QUIET], plugins=[collector])
+    interrupts.check()
+    if collector.stopped is not None:
+        raise collector.stopped
+    if code not in (0, 1):
+        raise RuntimeError(f"pytest could not run {', '.join(paths)} (exit code {code})")
+
+
 def run_properties(on_result: Callable[[dict], None] | None = None, ref: str | None = None,
                    rulesets: list[str] | None = None, nodeids: list[str] | None = None,
                    plugins: tuple = ()) -> list[dict]:

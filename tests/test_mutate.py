@@ -187,3 +187,18 @@ def test_a_recheck_needs_a_whole_run_of_the_same_source(tmp_path, capsys):
     assert cli.main(["mutate", "--module", "core.aircraft", "--recheck", "--output", str(output)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "rules.core.aircraft has no whole run" in err[0]
+
+
+def test_a_support_module_faces_its_own_tests_run_in_process():
+    """rules.messages holds no rule: its mutants face tests/test_messages.py, run where the mutant is served."""
+    module = "rules.messages"
+    assert module in mutate.modules_of("core")
+    refs = mutate.refs_of(module)
+    assert refs["cut"] == ["tests:rules.messages"]
+    longer = next(m for m in mutate.mutants(module) if m.function == "cut" and m.kind == "boundary")
+    faced = mutate.checks_for(longer, refs)
+    baseline = mutate.run_one(module, None, faced)
+    assert baseline["killed"] is False and baseline["ran"] >= 5
+    assert all(check.startswith("test:tests/test_messages.py::") for check in baseline["statuses"])
+    killed = mutate.run_one(module, longer.index, faced, expected=baseline["statuses"])
+    assert killed["killed"] is True and "test_messages" in killed["by"]
