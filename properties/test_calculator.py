@@ -67,6 +67,15 @@ def test_distributions_are_exact_and_bounded(data):
     assert 0 <= result.expected_models_destroyed <= models
     assert 0 <= result.expected_wounds_lost <= wounds
     assert sum(result.states.values(), Fraction(0)) == 1
+    # Which models fell: each group's count is a distribution within the group, and the expected losses of the
+    # groups add up to the unit's (an expectation is linear, whatever ties the groups' fates together).
+    by_group = result.destroyed_by_group
+    assert len(by_group) == len(result.groups)
+    for group in result.groups:
+        dist = by_group[group.name]
+        assert sum(dist.values(), Fraction(0)) == 1
+        assert all(0 <= k <= group.count for k in dist)
+    assert sum((dice.expected(d) for d in by_group.values()), Fraction(0)) == result.expected_models_destroyed
 
 
 # -- Monotonicity -----------------------------------------------------------------------------------

@@ -52,6 +52,8 @@ def verify(root: Path, *options: str, changed: bool = True, env: dict | None = N
     status, the seconds the whole process took, its printed answer (None if it printed none) and its standard
     error."""
     environment = {**os.environ, **(env or {}), "PYTHONPATH": str(root)}
+    if environment.get("PYTHONDONTWRITEBYTECODE") == "":  # an empty value still counts as set for Python
+        del environment["PYTHONDONTWRITEBYTECODE"]
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "rules40k", "verify", *(["--changed"] if changed else []), "--json",
                            *options], cwd=root, env=environment, capture_output=True, text=True, timeout=timeout)
@@ -86,6 +88,17 @@ def _row(function: str | None, run: dict) -> dict:
             **({"error": run["stderr"][-300:]} if run["answer"] is None else {})}
 
 
+#: The copy's processes keep their compiled bytecode, as Python does by default: a rules writer's second run imports
+#: from it. (This machine's environment sets PYTHONDONTWRITEBYTECODE, which made every run compile the project again:
+#: half of a run's start-up.) The copy is thrown away afterwards.
+BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
+
+
+def profile() -> str:
+    """The hypothesis profile the runs use: the one `verify` itself would (HYPOTHESIS_PROFILE, default dev)."""
+    return os.environ.get("HYPOTHESIS_PROFILE") or "dev"
+
+
 def run(edits: tuple[str, ...] = EDITS, progress=None) -> dict:
     """The warm-up run and one timed run per edited function (see the module's docstring)."""
     BUILD_ROOT.mkdir(exist_ok=True)
@@ -94,14 +107,14 @@ def run(edits: tuple[str, ...] = EDITS, progress=None) -> dict:
     folder = atomic.temporary_folder(".bench-changed-", BUILD_ROOT)
     try:
         root = copy_project(folder / "project", incremental.CACHE)
-        rows = [_row(None, verify(root))]
+        rows = [_row(None, verify(root, env=BYTECODE))]
         if progress:
             progress(rows[-1])
         for function in edits:
             edit_function(root, function)
-            rows.append(_row(function, verify(root)))
+            rows.append(_row(function, verify(root, env=BYTECODE)))
             if progress:
                 progress(rows[-1])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return {"target_seconds": TARGET_SECONDS, "runs": rows}
+    return {"target_seconds": TARGET_SECONDS, "hypothesis_profile": profile(), "runs": rows}

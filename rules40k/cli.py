@@ -966,8 +966,9 @@ def _bench_changed(args: argparse.Namespace, console) -> int:
                       f"{row['seconds']:.1f}", str(row["rerun"]), str(row["reused"]),
                       "—" if row["edit"] is None else "yes" if row["meets_target"] else "NO")
     console.print(table)
-    console.print("s: the whole `rules40k verify --changed` process, start-up included; each edit adds a comment "
-                  "line inside the function, so every verdict stays as it was.")
+    console.print("s: the whole `rules40k verify --changed` process, start-up included, under the hypothesis profile "
+                  f"{report['hypothesis_profile']} (HYPOTHESIS_PROFILE, as verify reads it) and with compiled bytecode kept "
+                  "between runs; each edit adds a comment line inside the function, so every verdict stays as it was.")
     return 0
 
 

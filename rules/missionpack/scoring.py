@@ -118,6 +118,7 @@ def _parameters(function: Callable[..., Any]) -> tuple[str, ...]:
 _TYPE_WORDS = {bool: "true or false", int: "a whole number", str: "a name", Any: "a whole number or true/false"}
 
 
+@functools.lru_cache(maxsize=None)
 def _fact_type(function: Callable[..., Any], fact: str) -> Any:
     """What a score function's fact is declared to be (bool, int, str, or Any for a count or flag)."""
     hint = typing.get_type_hints(function).get(fact, Any)
