@@ -62,18 +62,26 @@ class _Sites(ast.NodeTransformer):
 
     def _site(self, node: ast.AST, kind: str, mutate, shown: ast.AST | None = None,
               where: ast.AST | None = None) -> ast.AST:
+        """With a target, make that one mutant; without, note every site as it would be made (``found``), each
+        change made and undone in turn, so one walk lists a module's mutants."""
         index = self.count
         self.count += 1
         if self.call == "Var" and kind == "constant":
             kind = "domain"  # a Var's range: narrowing it shrinks what a proof covers
-        if self.target is None:
-            self.found.append((index, getattr(node, "lineno", 0), self.top, kind))
-            return node
-        if index != self.target:
+        if self.target is not None and index != self.target:
             return node
         before = ast.unparse(shown or node)
         where = where or node
-        self.span = (where.lineno, where.col_offset, where.end_lineno, where.end_col_offset)
+        span = (where.lineno, where.col_offset, where.end_lineno, where.end_col_offset)
+        if self.target is None:  # a dropped row shows nothing after; any other change is made, shown, undone
+            saved = {field: getattr(node, field) for field in node._fields}
+            after = "" if kind == "row" else ast.unparse(mutate())
+            for field, value in saved.items():
+                setattr(node, field, value)
+            self.found.append((index, getattr(node, "lineno", 0), self.top, kind,
+                               f"{before} -> {after or '(row dropped)'}", span, after))
+            return node
+        self.span = span
         result = mutate()
         self.after = "" if kind == "row" else ast.unparse(result)
         self.change = f"{before} -> {self.after or '(row dropped)'}"
@@ -177,11 +185,8 @@ def _mutants(module: str) -> tuple[Mutant, ...]:
     tree, _ = _tree(module)
     sites = _Sites()
     sites.visit(tree)
-    found = []
-    for index, line, top, kind in sites.found:
-        made = _mutate(module, index)[1]
-        found.append(Mutant(module, index, line, top, kind, made.change[:200], made.span, made.after))
-    return tuple(found)
+    return tuple(Mutant(module, index, line, top, kind, change[:200], span, after)
+                 for index, line, top, kind, change, span, after in sites.found)
 
 
 def diff(mutant: Mutant) -> str:
