@@ -267,8 +267,8 @@ def test_site_interrupted_replaces_nothing(previous_build, moment, signum):
 
 @pytest.mark.parametrize("moment,signum", [(EARLY, signal.SIGINT), ("preparing", signal.SIGTERM)])
 def test_mutate_interrupted(tmp_path, moment, signum):
-    """Early, and while it prepares its mutants (the mutants of every module with reviewed equivalents are listed
-    first: the first mutant's child comes about a minute later, too late for a quick test)."""
+    """Early, and 3 s in: while it prepares (loading the rulesets, collecting the properties) or once its forked
+    children run the checks, which must die with it."""
     output = tmp_path / "partial.json"
     output.write_text("previous\n", encoding="utf-8")
     process = start("mutate", "--module", "ninth.overwatch", "--sample", "4", "--jobs", "1", "--output", str(output))
