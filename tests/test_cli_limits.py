@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules import safe_yaml
 from rules.missionpack import scoring
 from rules40k.cli import main
 
@@ -125,34 +124,6 @@ def test_players_after_a_list_too_long_are_not_needed_for_the_refusal(capsys, tm
     code, out, err = run(capsys, "score", str(path))
     assert code == 2 and out == ""
     assert f"events[{MOST_MOMENTS + 1}]: a battle has room for at most {MOST_MOMENTS}" in err, err
-
-
-@pytest.mark.parametrize("text", [
-    "a: 1\nevents: [1, 2, 3, 4, 5]\nb: [x]\n",
-    '{"events": [[1], {"x": [2]}, 3, 4, 5, 6], "b": 2}',
-    "events:\n- &one {x: 1}\n- *one\n- *one\n- [1, 2]\n- *one\n- 6\nlater: 1\n",
-    "events: []\nb: 1\n",
-    "- events\n- [1, 2, 3, 4, 5]\n",
-    "x: {events: [1, 2, 3, 4, 5]}\nevents: [1, 2, 3, 4, 5]\n",
-])
-def test_load_head_is_load_with_the_list_cut(text):
-    """Up to the cut the value is the one `load` builds; the list holds its first items and reading stops there."""
-    whole = safe_yaml.load(text)
-    head = safe_yaml.load_head(text, "events", 3)
-    if isinstance(whole, dict) and len(whole.get("events") or []) > 3:
-        keys = list(whole)
-        assert list(head) == keys[:keys.index("events") + 1]
-        assert head["events"] == whole["events"][:3]
-        assert {k: v for k, v in head.items() if k != "events"} == {k: whole[k] for k in list(head)[:-1]}
-    else:
-        assert head == whole
-
-
-def test_load_head_keeps_the_loaders_refusals():
-    for text in ("a: 1\na: 2\nevents: []\n", "events: [1, 2, 3]\nevents: []\n",
-                 "x: &a [1, *a]\nevents: []\n"):
-        with pytest.raises(yaml.YAMLError):
-            safe_yaml.load_head(text, "events", 5)
 
 
 # --------------------------------------------------------------------------

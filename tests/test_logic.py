@@ -102,3 +102,20 @@ def test_symbolic_table_term_is_a_z3_expression():
     syms = core_concepts.ACTIVE_PLAYER.symbols()
     term = core_concepts.ACTIVE_PLAYER(**syms)
     assert isinstance(term, z3.ExprRef)
+
+
+def test_an_input_is_a_flag_of_zero_or_one_unless_its_bounds_are_given():
+    """Var's declared defaults (low 0, high 1) and its domain: every whole number from low to high, both included."""
+    assert list(logic.Var("n").values()) == [0, 1]
+    assert list(logic.Var("roll", 1, 6).values()) == [1, 2, 3, 4, 5, 6]
+    assert list(logic.Var("flag", kind="bool").values()) == [False, True]
+
+
+def test_the_symbolic_answer_where_no_row_applies_is_minus_one_unless_the_table_says():
+    rows = (logic.Row("low", lambda roll: roll <= 2, 0), logic.Row("high", lambda roll: roll >= 5, 1))
+    roll = z3.Int("roll")
+    for table, gap in ((logic.DecisionTable("gappy", (), (logic.Var("roll", 1, 6),), rows), -1),
+                       (logic.DecisionTable("gappy", (), (logic.Var("roll", 1, 6),), rows, gap=9), 9)):
+        term = table(roll=roll)
+        answers = [z3.simplify(z3.substitute(term, (roll, z3.IntVal(value)))).as_long() for value in range(1, 7)]
+        assert answers == [0, 0, gap, gap, 1, 1]

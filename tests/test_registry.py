@@ -113,3 +113,67 @@ def test_every_function_listed_for_examples_is_one_that_data_calls():
         function = getattr(importlib.import_module(module), name)
         assert function not in registry._RULE_FUNCTIONS, f"{listed} is a rule function: it needs no listing"
         assert listed in called, f"{listed}: no example or concept map calls it"
+
+
+def test_a_three_part_path_names_a_function_of_a_top_level_module():
+    from rules import calculator
+
+    assert registry.named_function("rules.calculator.outcome") is calculator.outcome  # FOR_EXAMPLES
+
+
+def test_data_names_an_enumeration_defined_where_it_says():
+    from rules.quickref import sequence, stratagems
+
+    assert registry.named_enum("rules.quickref.stratagems.Stratagem") is stratagems.Stratagem
+    assert registry.named_enum("rules.quickref.sequence.Phase") is sequence.Phase
+
+
+@pytest.mark.parametrize("path,words", [
+    ("rules.quickref.stratagems.Phase", "is not an enumeration (IntEnum) defined in rules.quickref.stratagems"),
+    ("rules.quickref.stratagems.tank_shock_extremes", "is not an enumeration (IntEnum)"),
+    ("rules.logic.DecisionTable", "is not an enumeration (IntEnum) defined in rules.logic"),  # a class, no enum
+    ("rules.quickref.stratagems._private", "of the rules package (rules.<module>.<enumeration>)"),
+])
+def test_data_names_no_enumeration_imported_from_elsewhere_nor_anything_else(path, words):
+    """Phase is an IntEnum that rules.quickref.stratagems imports from rules.quickref.sequence: refused there."""
+    with pytest.raises(registry.RegistryError) as refused:
+        registry.named_enum(path)
+    assert words in str(refused.value)
+
+
+class Undocumented:
+    pass
+
+
+def test_a_rule_without_a_docstring_has_an_empty_doc():
+    def bare():
+        return None
+
+    entry = registry.RuleFunction("01.01", "core", bare, "tests.bare", "tests/test_registry.py", 1)
+    assert entry.doc == ""
+
+
+def test_a_class_is_located_by_its_source():
+    """No code object: the file and first line come from the class's source (relative to the repository)."""
+    import inspect
+
+    assert registry._source_location(Undocumented) == ("tests/test_registry.py",
+                                                       inspect.getsourcelines(Undocumented)[1])
+
+
+def test_a_class_without_source_is_located_nowhere(monkeypatch):
+    import types
+
+    module = types.ModuleType("sourceless")
+    module.__file__ = "/nonexistent/sourceless.py"
+    monkeypatch.setitem(sys.modules, "sourceless", module)
+    ghost = type("Ghost", (), {"__module__": "sourceless"})
+    assert registry._source_location(ghost) == ("<unknown>", 0)
+
+
+def test_all_rules_are_those_of_one_ruleset():
+    core, missionpack = registry.load("core"), registry.load("missionpack")
+    assert "03.03" in core and "secondary/linebreaker" in missionpack
+    assert not set(core) & set(missionpack)
+    assert {entry.document for entries in core.values() for entry in entries} == {"core"}
+    assert {entry.document for entries in missionpack.values() for entry in entries} == {"missionpack"}
