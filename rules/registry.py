@@ -165,7 +165,8 @@ def _named_attribute(path: str, what: str) -> tuple[str, object]:
     naming no module file in it, is refused before anything is imported."""
     parts = path.split(".") if isinstance(path, str) else []
     if len(parts) < 3 or parts[0] != "rules" or not all(_PART.fullmatch(part) for part in parts):
-        raise RegistryError(f"{shown(path)} is not a {what} of the rules package (rules.<module>.<{what}>)")
+        article = "an" if what[0] in "aeiou" else "a"
+        raise RegistryError(f"{shown(path)} is not {article} {what} of the rules package (rules.<module>.<{what}>)")
     module_name, attribute = ".".join(parts[:-1]), parts[-1]
     where = _PACKAGE.joinpath(*parts[1:-1])
     if not (where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()):

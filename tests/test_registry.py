@@ -132,7 +132,7 @@ def test_data_names_an_enumeration_defined_where_it_says():
     ("rules.quickref.stratagems.Phase", "is not an enumeration (IntEnum) defined in rules.quickref.stratagems"),
     ("rules.quickref.stratagems.tank_shock_extremes", "is not an enumeration (IntEnum)"),
     ("rules.logic.DecisionTable", "is not an enumeration (IntEnum) defined in rules.logic"),  # a class, no enum
-    ("rules.quickref.stratagems._private", "of the rules package (rules.<module>.<enumeration>)"),
+    ("rules.quickref.stratagems._private", "is not an enumeration of the rules package (rules.<module>.<enumeration>)"),
 ])
 def test_data_names_no_enumeration_imported_from_elsewhere_nor_anything_else(path, words):
     """Phase is an IntEnum that rules.quickref.stratagems imports from rules.quickref.sequence: refused there."""
