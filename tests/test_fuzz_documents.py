@@ -485,6 +485,9 @@ def _replace_first(old: str, new: str) -> Callable[[str], str]:
 
 #: Issue 21's bad annotations that `coverage` let through (exit 0), each with the words of its one sentence.
 OVERWATCH = Path("ninth/annotations/examples/overwatch.yaml")
+SEQUENCE_FINDINGS = Path("missionpack/annotations/findings/sequence.yaml")
+SEQUENCE_PROOF = "proof:missionpack-datasheet-repetition-limited-in-every-battle-size"
+SEQUENCE_PROPERTY = "property:test_terrain_table_headed_army"
 BAD_ANNOTATIONS = {
     "empty examples file": (OVERWATCH, lambda text: "", "the file is empty (or null)"),
     "null examples file": (OVERWATCH, lambda text: "null\n", "the file is empty (or null)"),
@@ -501,6 +504,24 @@ BAD_ANNOTATIONS = {
     "layout document unknown key": (Path("ninth/annotations/layout.yaml"),
                                     _replace_first("  publisher: Games Workshop", "  publisher: Games Workshop\n"
                                                    "  colour: red"), "document: unknown key 'colour'"),
+    # A finding's check must be a check that shows it: a proof the rules as written fail, or a property.
+    "finding check names no proof": (SEQUENCE_FINDINGS, _replace_first(f'check: "{SEQUENCE_PROOF}"',
+                                                                       'check: "proof:no-such-proof"'),
+                                     f"line {_line_of(SPEC / SEQUENCE_FINDINGS, SEQUENCE_PROOF)}: check 'proof:no-such-proof' "
+                                     "names no registered proof"),
+    "finding check names a proof that holds": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROOF}"', 'check: "proof:d3-in-range-and-monotone"'),
+        "check 'proof:d3-in-range-and-monotone' is a proof expected to hold"),
+    "finding check names no property": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROPERTY}"', 'check: "property:test_no_such_property"'),
+        f"line {_line_of(SPEC / SEQUENCE_FINDINGS, SEQUENCE_PROPERTY)}: check "
+        "'property:test_no_such_property' names no refs-marked property"),
+    "finding check names a test that is no property": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROPERTY}"', 'check: "property:test_every_finding_names_a_check_that_exists"'),
+        "names no refs-marked property"),
+    "finding check of another kind": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROOF}"', 'check: "table:missionpack:points-limit"'),
+        "check 'table:missionpack:points-limit' must name a proof (proof:ID) or a property (property:NAME)"),
     "core layout document wrong type": (Path("core/annotations/layout.yaml"),
                                         _replace_first("  publisher: Games Workshop", "  publisher: 7"),
                                         "document.publisher must be one line of text, not '7'"),
