@@ -531,6 +531,65 @@ def test_a_bad_game_is_one_short_sentence(capsys, tmp_path, text, words):
     assert len(line) < 1500, f"{len(line)} characters: a long value was echoed whole"
 
 
+def _one_moment(mission: str, secondary: str, when: str, facts: dict, battle_round: int = 5) -> str:
+    """A game of ``mission`` whose attacker selected ``secondary`` and scored it once, with ``facts``."""
+    from rules.missionpack import scoring
+
+    chosen = [secondary]
+    for name in ("assassinate", "linebreaker", "investigate-sites", "titan-hunter"):  # one of each other category
+        if scoring.objective(name).category not in {scoring.objective(c).category for c in chosen}:
+            chosen.append(name)
+    return json.dumps({"mission": mission, "players": {
+        "attacker": {"secondaries": chosen[:3]},
+        "defender": {"secondaries": ["thin-their-ranks", "engage-on-all-fronts", "bring-it-down"]}},
+        "events": [{"round": battle_round, "player": "attacker", "when": when, "objective": secondary, "facts": facts}]})
+
+
+#: (mission, secondary, when, the facts at the most the text allows, the count fact, its most, words of the refusal
+#: one past it): a count past what the pack's text allows was accepted (the 0-1000 check only).
+COUNT_FACTS = {
+    "table quarters": ("take-the-high-ground", "engage-on-all-fronts", "end-of-turn", {"table_quarters_held": 4},
+                       "table_quarters_held", 4, "the battlefield has four table quarters"),
+    "markers labelled A": ("stand-your-ground", "stand-your-ground", "end-of-battle-round",
+                           {"markers_a_controlled": 2}, "markers_a_controlled", 2,
+                           "two objective markers labelled A"),
+    "markers in a territory": ("deny-the-foe", "deny-the-foe", "end-of-battle-round",
+                               {"controls_both_markers_in_own_territory": True,
+                                "markers_controlled_in_opponent_territory": 2},
+                               "markers_controlled_in_opponent_territory", 2,
+                               "each player's territory holds two objective markers"),
+    "warlord's battle round": ("take-the-high-ground", "cut-off-the-head", "end-of-battle",
+                               {"enemy_warlord_destroyed_in_round": 5}, "enemy_warlord_destroyed_in_round", 5,
+                               "a battle has 5 battle rounds"),
+    "psychic imprints in a round": ("take-the-high-ground", "psychic-imprint", "end-of-battle-round",
+                                    {"psychic_imprint_completed_this_round": 1},
+                                    "psychic_imprint_completed_this_round", 1, "One PSYKER CHARACTER"),
+    "markers controlled of those on the battlefield": (
+        "take-the-high-ground", "domination", "end-of-turn",
+        {"objective_markers_controlled": 6, "objective_markers_on_battlefield": 6}, "objective_markers_controlled",
+        "objective_markers_on_battlefield (6)", "at most every objective marker on the battlefield"),
+    "qualifying markers controlled of those there are": (
+        "protected-assets", "vital-assets", "end-of-battle-round",
+        {"qualifying_markers_in_own_territory": 2, "qualifying_markers_controlled": 2},
+        "qualifying_markers_controlled", "qualifying_markers_in_own_territory (2)", "among those of their territory"),
+}
+
+
+@pytest.mark.parametrize("mission,secondary,when,facts,fact,most,words", COUNT_FACTS.values(), ids=COUNT_FACTS.keys())
+def test_a_count_fact_past_what_the_text_allows_is_one_sentence(capsys, tmp_path, mission, secondary, when, facts,
+                                                                 fact, most, words):
+    """At the most the text allows the moment scores; one more is refused, naming the fact and the limit."""
+    game = tmp_path / "game.json"
+    game.write_text(_one_moment(mission, secondary, when, facts), encoding="utf-8")
+    code, out, err = run(capsys, "score", str(game), "--json")
+    assert code == 0 and err == "", err
+    game.write_text(_one_moment(mission, secondary, when, {**facts, fact: facts[fact] + 1}), encoding="utf-8")
+    code, out, err = run(capsys, "score", str(game))
+    assert code == 2 and out == ""
+    line = one_line(err, "score")
+    assert f"fact {fact!r} is {facts[fact] + 1}, more than {most}: " in line and words in line, line
+
+
 @pytest.mark.parametrize("argv,words", [
     (["review", ""], "an empty version names nothing"),
     (["review", "r" * 5000], "'rrrrrrrrrr"),
