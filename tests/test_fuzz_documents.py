@@ -157,7 +157,8 @@ ANNOTATION_FILES = [path.relative_to(SPEC) for name in spec.rulesets()
 REQUIRED = {"examples": annotations.EXAMPLE, "findings": annotations.FINDING,
             "interpretations": annotations.INTERPRETATION, "restorations": annotations.RESTORATION}
 TOP_REQUIRED = {"structure.yaml": ("chapters", "appendix", "faqs", "first_line", "last_line"),
-                "layout.yaml": ("document", "blocks", "chapters", "entries", "marker", "last_line")}
+                "layout.yaml": ("document", "blocks", "chapters", "entries", "marker", "last_line",
+                                "last_line_number")}
 
 
 def _kind(relative: Path) -> str:
@@ -426,6 +427,56 @@ def test_a_damaged_document_of_any_ruleset_is_refused_with_its_line(tmp_path, na
     assert _tree(out) == before
 
 
+LAYOUT_RULESETS = ("missionpack", "ninth", "quickref")
+
+
+def _pinned(name: str) -> tuple[list[int], int]:
+    """The lines the layout pins: where each entry's block starts, and the document's last line."""
+    layout = yaml.safe_load((SPEC / name / "annotations" / "layout.yaml").read_text(encoding="utf-8"))
+    return [entry["line"] for entry in layout["entries"]], layout["last_line_number"]
+
+
+@st.composite
+def lines_deleted_or_added(draw) -> tuple[str, str, int, bool]:
+    """(ruleset, damaged text, the line number damaged, whether a line was added rather than deleted)."""
+    name = draw(st.sampled_from(LAYOUT_RULESETS))
+    lines = (SPEC / "sources" / f"{name}.txt").read_text(encoding="utf-8").split("\n")
+    _, last = _pinned(name)
+    at = draw(st.integers(1, last))
+    added = draw(st.booleans())
+    if added:
+        lines.insert(at - 1, draw(st.sampled_from(["", "A line of text the document does not have."])))
+    else:
+        del lines[at - 1]
+    return name, "\n".join(lines), at, added
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damage=lines_deleted_or_added())
+def test_a_line_deleted_or_added_anywhere_in_a_layout_document_is_refused(damage, workdir):
+    """Issue 21: one body line or one entry heading deleted was ingested silently for the layout-driven rulesets.
+    The layout pins where each block starts (``line``) and where the document ends (``last_line_number``), so the
+    first block after the damage is found on another line: one sentence naming it, exit 2, nothing written."""
+    name, text, at, added = damage
+    starts, last = _pinned(name)
+    with tempfile.TemporaryDirectory(dir=workdir) as folder:
+        folder = Path(folder)
+        document = folder / "damaged.txt"
+        document.write_text(text, encoding="utf-8")
+        out = _spec_for(folder, name)
+        before = _tree(out)
+        code, err = _run(["ingest", str(document), "--ruleset", name, "--spec", str(out)])
+        assert code == 2, f"line {at} {'added' if added else 'deleted'}: exit {code}, {err!r}"
+        assert len(err.split("\n")) == 1 and err.startswith("rules40k ingest: ") and "Traceback" not in err, err
+        assert _tree(out) == before
+    if (not added and at in starts + [last]) or (added and at <= starts[0]):
+        return  # a heading or the last line deleted, a line before the first block: refused in words of their own
+    after = next((line for line in starts if line >= at), last)  # the first pinned line the damage moves
+    shifted = after + 1 if added else after - 1
+    assert err.startswith(f"rules40k ingest: {document}: line {after if added else shifted}: "), err
+    assert (f"next line reading it is line {shifted}" if added else f"on line {shifted}, not {after}") in err, err
+
+
 WEB = SPEC / "sources" / "ninth-web.txt"
 WEB_NAME = yaml.safe_load((SPEC / "sources" / "ninth-web.yaml").read_text(encoding="utf-8"))["original_name"]
 
@@ -522,6 +573,19 @@ BAD_ANNOTATIONS = {
     "finding check of another kind": (SEQUENCE_FINDINGS, _replace_first(
         f'check: "{SEQUENCE_PROOF}"', 'check: "table:missionpack:points-limit"'),
         "check 'table:missionpack:points-limit' must name a proof (proof:ID) or a property (property:NAME)"),
+    # Where each block starts, pinned so a line deleted or added is noticed: a whole number, in order, present.
+    "layout entry line not a number": (Path("ninth/annotations/layout.yaml"),
+                                       _replace_first("- at: OVERWATCH\n  line: 2805", "- at: OVERWATCH\n  line: true"),
+                                       "entries item 3: 'line' must be a line number (a whole number from 1), not 'True'"),
+    "layout entry line out of order": (Path("ninth/annotations/layout.yaml"),
+                                       _replace_first("- at: OVERWATCH\n  line: 2805", "- at: OVERWATCH\n  line: 1936"),
+                                       "entries item 3: 'line' 1936 does not come after the previous entry's (1936)"),
+    "layout entry without line": (Path("ninth/annotations/layout.yaml"),
+                                  _replace_first("- at: OVERWATCH\n  line: 2805\n", "- at: OVERWATCH\n"),
+                                  "entries item 3 ('OVERWATCH') lacks 'line'"),
+    "layout last line number wrong type": (Path("quickref/annotations/layout.yaml"),
+                                           _replace_first("last_line_number: 654", "last_line_number: '654'"),
+                                           "'last_line_number' must be the line number of 'last_line'"),
     "core layout document wrong type": (Path("core/annotations/layout.yaml"),
                                         _replace_first("  publisher: Games Workshop", "  publisher: 7"),
                                         "document.publisher must be one line of text, not '7'"),
