@@ -517,6 +517,12 @@ BAD_GAMES = {
                      "'mmmmmmmmmm"),
     "long-objective": (GAME_TEXT.replace("objective: linebreaker", "objective: " + "o" * 5000, 1),
                        "event 1 (ooooooooo"),
+    # The campaign of issue 21's second round: an unknown key of a player or an event was an internal error (the
+    # list of events shadowed the function that lists the keys).
+    "unknown-player-key": (GAME_TEXT.replace("battle_ready: true}", "battle_ready: true, colour: red}", 1),
+                           "players.attacker: unknown keys ['colour']"),
+    "unknown-event-key": (GAME_TEXT.replace("{round: 2, player: attacker,", "{round: 2, colour: red, player: "
+                                            "attacker,", 1), "events[4]: unknown keys ['colour']"),
 }
 
 
@@ -590,13 +596,51 @@ def test_a_count_fact_past_what_the_text_allows_is_one_sentence(capsys, tmp_path
     assert f"fact {fact!r} is {facts[fact] + 1}, more than {most}: " in line and words in line, line
 
 
+@pytest.mark.parametrize("printing", [[], ["--printing", "web"]], ids=["ingest", "kept printing"])
+@pytest.mark.parametrize("kind", ["named pipe", "device", "folder"])
+def test_a_document_that_is_not_a_regular_file_is_one_sentence(tmp_path, kind, printing):
+    """`ingest` of a named pipe waited for a writer for ever; a device or a folder is no document either."""
+    document = {"named pipe": tmp_path / "doc.txt", "device": Path("/dev/null"), "folder": tmp_path}[kind]
+    if kind == "named pipe":
+        os.mkfifo(document)
+    spec = tmp_path / "spec"
+    shutil.copytree(SPEC_ROOT / "missionpack" / "annotations", spec / "missionpack" / "annotations")
+    before = tree(spec)
+    process = cli_process("ingest", str(document), "--ruleset", "missionpack", "--spec", str(spec), *printing)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 2 and out == ""
+    assert f"{document}: is not a regular file" in one_line(err, "ingest")
+    assert tree(spec) == before and not list(spec.glob(".*"))
+
+
+def test_an_output_name_too_long_is_one_sentence_and_a_long_legal_one_is_written(capsys, tmp_path):
+    """A --plot name past the system's 255 bytes was an internal error (OSError from the path's lookup); one just
+    under it was refused, since the temporary file beside it took a longer name still."""
+    too_long = tmp_path / ("o" * 300 + ".svg")
+    code, out, err = run(capsys, "calc", SCENARIO, "--plot", str(too_long))
+    assert code == 2 and out == ""
+    assert "cannot be written (File name too long)" in one_line(err, "calc")
+    longest = tmp_path / ("o" * 251 + ".svg")  # 255 bytes, the most a name may have
+    code, out, err = run(capsys, "calc", SCENARIO, "--plot", str(longest))
+    assert code == 0 and err == "", err
+    assert longest.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    assert [p.name for p in tmp_path.iterdir()] == [longest.name]
+
+
 @pytest.mark.parametrize("argv,words", [
     (["review", ""], "an empty version names nothing"),
     (["review", "r" * 5000], "'rrrrrrrrrr"),
     (["review", "HEAD", "--scheduler", "not a url"], "--scheduler 'not a url' is not a Dask scheduler address"),
     (["review", "HEAD", "--scheduler", "tcp://127.0.0.1:99999"], "is not a Dask scheduler address"),
     (["review", "HEAD", "--scheduler", "h" * 5000], "is not a Dask scheduler address"),
-], ids=["empty", "5000-characters", "scheduler-not-a-url", "scheduler-port", "scheduler-5000-characters"])
+    # Dask refuses an address without a port, with a traceback of its own after the sentence and 12 s spent
+    (["review", "HEAD", "--scheduler", "0"], "--scheduler '0' is not a Dask scheduler address"),
+    (["review", "HEAD", "--scheduler", "tcp://127.0.0.1"], "is not a Dask scheduler address"),
+], ids=["empty", "5000-characters", "scheduler-not-a-url", "scheduler-port", "scheduler-5000-characters",
+        "scheduler-without-port", "scheduler-url-without-port"])
 def test_a_bad_review_version_or_scheduler_is_one_short_sentence(capsys, argv, words):
     """`review ""` reviewed the current folder; a 5,000-character revision was a traceback; `--scheduler "not a url"`
     printed Dask's traceback after its sentence."""

@@ -661,12 +661,12 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     unknown = set(data) - allowed
     if unknown:
         raise ScoringError(f"{name}: unknown keys {listed(unknown)} (expected {listed(allowed)})")
-    listed = data.get("events")
-    if listed is not None and not isinstance(listed, list):
-        raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(listed)}")
-    listed = listed or []
+    moments = data.get("events")  # not ``listed``: that names the message helper the checks below call
+    if moments is not None and not isinstance(moments, list):
+        raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(moments)}")
+    moments = moments or []
     most = most_moments_in_a_battle()
-    if len(listed) > most and not {"mission", "players"} <= set(data):
+    if len(moments) > most and not {"mission", "players"} <= set(data):
         raise _too_many_moments(name, most)  # a reader that stopped at the list lost the keys after it
     players = data.get("players")
     if not isinstance(players, Mapping) or set(players) != set(PLAYERS):
@@ -685,7 +685,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
                 raise ScoringError(f"{name}: players.{player}.{key} must be true or false")
             store[player] = value
     events = []
-    for index, raw in enumerate(listed[:most + 1], 1):
+    for index, raw in enumerate(moments[:most + 1], 1):
         where = f"{name}: events[{index}]"
         if not isinstance(raw, Mapping):
             raise ScoringError(f"{where} is not a mapping")
