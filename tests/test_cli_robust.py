@@ -616,6 +616,16 @@ def test_a_document_that_is_not_a_regular_file_is_one_sentence(tmp_path, kind, p
     assert tree(spec) == before and not list(spec.glob(".*"))
 
 
+@pytest.mark.parametrize("argv", [["site-weight", "--site", "a\nb"], ["calc", "no\nsuch.json"],
+                                  ["score", "no\r\nsuch.yaml"]], ids=["site-weight", "calc", "score"])
+def test_a_value_with_a_line_break_keeps_the_sentence_on_one_line(capsys, argv):
+    """A path holding a line break was echoed raw: the sentence came out on two lines."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    line = one_line(err, argv[0])
+    assert repr(argv[-1])[1:-1] in line, line
+
+
 def test_an_output_name_too_long_is_one_sentence_and_a_long_legal_one_is_written(capsys, tmp_path):
     """A --plot name past the system's 255 bytes was an internal error (OSError from the path's lookup); one just
     under it was refused, since the temporary file beside it took a longer name still."""
