@@ -55,6 +55,15 @@ def _fact_values(score, name: str) -> st.SearchStrategy:
     return st.integers(low, high)
 
 
+def within_limits(item: scoring.Objective, facts: dict) -> dict:
+    """Drawn facts brought within what the text allows a count to be (``Objective.limits``: a number, or another fact
+    counting the whole), so a game drawn as legal is one: past a limit the ledger refuses the moment."""
+    out = dict(facts)
+    for fact, most, _ in item.limits:
+        out[fact] = min(out[fact], out[most] if isinstance(most, str) else most)
+    return out
+
+
 def _eligible(mission: str, has_psykers: bool) -> list[str]:
     scoring._load()
     return sorted(name for name, item in scoring.OBJECTIVES.items() if item.kind == "secondary"
@@ -137,7 +146,7 @@ def games(draw, *, mission_slugs: tuple[str, ...] | None = None, including: dict
                 continue
             if not draw(st.booleans(), label=f"round {battle_round} {player} {timing.value} {name}"):
                 continue
-            facts = {fact: draw(fact_values(item, fact), label=fact) for fact in item.facts()}
+            facts = within_limits(item, {fact: draw(fact_values(item, fact), label=fact) for fact in item.facts()})
             if item.side_fact is not None:  # a side of the map: the same all battle, the opponent on the other
                 side = sides.setdefault(player, not sides[_other(player)] if _other(player) in sides
                                         else facts[item.side_fact])
@@ -193,7 +202,7 @@ def impossible_games(draw, *, what: str | None = None) -> tuple[Game, str, int |
         name = draw(st.sampled_from(COMPLETION_COUNTED))
         game = draw(games(including={"attacker": name}))
         item = scoring.OBJECTIVES[name]
-        facts = {fact: draw(fact_values(item, fact)) for fact in item.facts()}
+        facts = within_limits(item, {fact: draw(fact_values(item, fact)) for fact in item.facts()})
         # Once a battle round, in each round where an action started then is completed (worked out here, not
         # asked of the ledger's completions_in_a_battle, which a test breaks on purpose).
         most = sum(1 for start in range(1, scoring.BATTLE_ROUNDS + 1)
@@ -235,7 +244,7 @@ def impossible_games(draw, *, what: str | None = None) -> tuple[Game, str, int |
                                        if name in (missions.mission(game.mission).primary, *game.secondaries[p])]))
         item = scoring.OBJECTIVES[name]
         timing = draw(st.sampled_from([t for t in item.timings if t is not Timing.END_OF_BATTLE]))
-        facts = {fact: draw(fact_values(item, fact)) for fact in item.facts()}
+        facts = within_limits(item, {fact: draw(fact_values(item, fact)) for fact in item.facts()})
         return _with(game, 0, Event(1, player, timing, name, facts)), what, 1
     if what == "a turn's moment after the battle round ended":
         game = draw(games())
@@ -244,7 +253,7 @@ def impossible_games(draw, *, what: str | None = None) -> tuple[Game, str, int |
         i = draw(st.sampled_from(ends))
         ended = game.events[i]
         primary = scoring.OBJECTIVES[missions.mission(game.mission).primary]
-        facts = {fact: draw(fact_values(primary, fact)) for fact in primary.facts()}
+        facts = within_limits(primary, {fact: draw(fact_values(primary, fact)) for fact in primary.facts()})
         event = Event(ended.battle_round, draw(st.sampled_from(scoring.PLAYERS)), Timing.END_OF_COMMAND_PHASE,
                       primary.name, facts)
         return _with(game, i + 1, event), what, i + 2
@@ -343,4 +352,4 @@ def primary_missions(primary: str) -> tuple[str, ...]:
 
 
 __all__ = ["BOUNDS", "IMPOSSIBLE", "MARKERS", "fact_values", "games", "impossible_games", "in_turn_order",
-           "primary_missions", "schedule", "selections", "single_moment"]
+           "primary_missions", "schedule", "selections", "single_moment", "within_limits"]

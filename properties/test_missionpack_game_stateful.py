@@ -14,7 +14,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
                                  run_state_machine_as_test)
 
 from properties.proofs_missionpack_missions import MOMENT_MAXIMUM
-from properties.strategies_scoring import fact_values, in_turn_order, schedule, selections
+from properties.strategies_scoring import fact_values, in_turn_order, schedule, selections, within_limits
 from rules.logic import If, Min
 from rules.missionpack import missions, scoring
 from rules.missionpack.scoring import Event, Game, ScoringError, Timing
@@ -57,7 +57,8 @@ class GameScoring(RuleBasedStateMachine):
                 continue
             if timing is Timing.ACTION_COMPLETED and not data.draw(st.booleans(), label=f"{name} completed"):
                 continue
-            facts = {fact: data.draw(fact_values(item, fact), label=fact) for fact in item.facts()}
+            facts = within_limits(item, {fact: data.draw(fact_values(item, fact), label=fact)
+                                         for fact in item.facts()})
             facts = {**facts, **{fact: value for fact, value in self.sides.get(player, {}).items() if fact in facts}}
             event = Event(battle_round, player, timing, name, facts)
             if battle_round == 1 and not item.first_round:

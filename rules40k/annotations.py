@@ -11,10 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+import ast
+import functools
+
 import yaml
 
 from rules import registry, safe_yaml, spec
-from rules40k import SPEC_ROOT
+from rules40k import REPO_ROOT, SPEC_ROOT
 
 
 class AnnotationError(ValueError):
@@ -256,6 +259,8 @@ def findings(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
         if entry["kind"] not in FINDING_KINDS:
             raise _problem(path, index, entry, ("kind",), f"kind {shown(entry['kind'])} is not one of "
                                                        + ", ".join(FINDING_KINDS))
+        if "check" in entry:
+            _check_named(path, index, entry)
         if "interpretation" in entry:
             if recorded is None:  # the recorded interpretations' ids (read here, not through a patchable loader)
                 recorded = {e["id"] for _, _, e in _records(document, root, "interpretations", INTERPRETATION)}
@@ -264,6 +269,48 @@ def findings(document: str = "core", root: Path = SPEC_ROOT) -> list[dict]:
                                f"interpretation {shown(entry['interpretation'])} is not recorded in {document}'s "
                                "interpretations")
     return [entry for _, _, entry in records]
+
+
+@functools.lru_cache(maxsize=1)
+def property_names() -> frozenset[str]:
+    """The names refs-marked properties are checked under (``property:NAME``: a test function, or the name a state
+    machine's test case is bound to), read from the source of properties/test_*.py: collecting them runs pytest over
+    every module, seconds a validation cannot spend. A parametrized property is named here without its ``[...]``."""
+    names = set()
+    for path in sorted((REPO_ROOT / "properties").glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and any(
+                    "mark.refs" in ast.unparse(d) for d in node.decorator_list):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign) and "mark.refs" in ast.unparse(node.value):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
+def _check_named(path: Path, index: int, entry: dict) -> None:
+    """A finding's ``check`` names the check that shows it: a registered proof the rules as written are expected to
+    fail (``proof:ID``, expect disproved), or a refs-marked property (``property:NAME``). A check that does not exist
+    would leave the finding beside nothing that shows it."""
+    from properties import proofs
+
+    check = entry["check"]
+    kind, _, name = check.partition(":")
+    if kind == "proof":
+        registered = proofs.load_all()
+        if name not in registered:
+            problem = f"check {shown(check)} names no registered proof (properties/proofs*.py)"
+        elif registered[name].expect != "disproved":
+            problem = (f"check {shown(check)} is a proof expected to hold, not one the rules as written fail "
+                       "(expect: disproved)")
+        else:
+            return
+    elif kind == "property":
+        if name.partition("[")[0] in property_names():
+            return
+        problem = f"check {shown(check)} names no refs-marked property of properties/test_*.py"
+    else:
+        problem = f"check {shown(check)} must name a proof (proof:ID) or a property (property:NAME)"
+    raise _problem(path, index, entry, ("check",), problem)
 
 
 def status_notes(document: str = "core", root: Path = SPEC_ROOT) -> dict[str, dict[str, str]]:

@@ -26,7 +26,13 @@ class OutputError(ValueError):
 def _shape(path: Path) -> None:
     """The mistakes visible without writing: a folder as the target, or anything else that is not a regular file
     (a device such as /dev/full, a named pipe, a socket, a link to one: replacing it would put a file in its
-    place), a folder that is missing or a file."""
+    place), a folder that is missing or a file; a path the system cannot even look up (a name too long)."""
+    try:
+        path.lstat()
+    except FileNotFoundError:
+        pass
+    except OSError as error:  # ENAMETOOLONG, ELOOP, EACCES...: Path.is_dir would raise it
+        raise OutputError(f"{path}: cannot be written ({error.strerror})") from None
     if path.is_dir():
         raise OutputError(f"{path}: is a folder, not a file")
     if path.exists() and not path.is_file():
@@ -39,7 +45,8 @@ def _shape(path: Path) -> None:
 
 def _temporary(path: Path) -> Path:
     try:
-        descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        # The name cut: a target's own name may be as long as the system allows, the temporary one is longer still.
+        descriptor, name = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=path.parent)
     except OSError as error:
         raise OutputError(f"{path}: cannot be written ({error.strerror})") from None
     os.close(descriptor)

@@ -1371,8 +1371,9 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as error:
         if interrupts.received:
             return _interrupted(args, interrupts.received[0])
-        if _user_error(error):
-            print(f"rules40k {args.verb}: {error}", file=sys.stderr)
+        if _user_error(error):  # one line even when a value it names holds a line break (a path "a\nb")
+            message = str(error).replace("\r", "\\r").replace("\n", "\\n")
+            print(f"rules40k {args.verb}: {message}", file=sys.stderr)
             return 2
         if os.environ.get("RULES40K_DEBUG", "") not in ("", "0"):
             raise

@@ -241,6 +241,10 @@ def _matches(entry: dict, line: Line, counts: dict) -> bool:
 
 
 def read_document(path: Path) -> list[Line]:
+    # A named pipe would block the read (or be read once of the three times an ingest needs), a device never end.
+    if path.exists() and not path.is_file():
+        raise IngestError(f"{path}: is not a regular file (a folder, a device or a named pipe); the document is read, "
+                          "hashed and kept as a file")
     try:
         raw = path.read_bytes()
     except OSError as error:

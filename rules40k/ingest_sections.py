@@ -6,7 +6,10 @@ reference of our own (``sequence/18-determine-victor``), a chapter introduction,
 attached to an entry, or a dropped stretch with the reason it is dropped. Each block
 starts at the first line after the previous block that reads exactly ``at`` (or starts
 with ``starts``), so a heading that is missing, renamed or out of order fails the ingest
-with one sentence naming the layout entry, and nothing is written.
+with one sentence naming the layout entry, and nothing is written. Each entry also names the ``line`` its block
+starts on, and ``last_line_number`` where the document ends, so a line deleted from or added to a block (which
+shifts every line after it) is refused too, naming the lines it lies between; a line changed in place is not
+(the layout pins where each block is, not its words).
 
 The text is kept as printed. Two kinds of extraction damage are repaired mechanically and
 listed in the ingest report: a sentence cut by a page break into two adjacent paragraphs is
@@ -26,10 +29,11 @@ from rules40k.ingest import (IngestError, Line, _load_annotation, check_document
                              join_lines, shown, split_notes)
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
-LAYOUT_KEYS = ("document", "marker", "last_line", "chapters", "pages", "entries")
-ENTRY_KEYS = {"at": str, "starts": str, "ref": str, "intro": str, "note": str, "drop": str, "chapter": str,
-              "title": str, "attributes": dict, "keep_heading": bool}
-KIND_NAMES = {str: "a non-empty string", dict: "a mapping", bool: "true or false"}
+LAYOUT_KEYS = ("document", "marker", "last_line", "last_line_number", "chapters", "pages", "entries")
+ENTRY_KEYS = {"at": str, "starts": str, "line": int, "ref": str, "intro": str, "note": str, "drop": str,
+              "chapter": str, "title": str, "attributes": dict, "keep_heading": bool}
+KIND_NAMES = {str: "a non-empty string", dict: "a mapping", bool: "true or false",
+              int: "a line number (a whole number from 1)"}
 _PAGE_CITATION = re.compile(r"\b(?:pg\.?|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _GARBLED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]{2,}|[A-Z]{3,}[a-z]{3,})\b")
 _SENTENCE_END = re.compile(r"[.!?:;)\"'’”*]$")
@@ -46,13 +50,14 @@ class SectionsLayout:
     entries: list[dict]
     pages: dict[str, list[str]]
     last_line: str
+    last_line_number: int
 
     @classmethod
     def load(cls, path: Path) -> "SectionsLayout":
         data = _load_annotation(path)
         if not isinstance(data, dict):
             raise IngestError(f"{path}: expected a mapping at the top level")
-        for key in ("document", "marker", "chapters", "entries", "last_line"):
+        for key in ("document", "marker", "chapters", "entries", "last_line", "last_line_number"):
             if key not in data:
                 raise IngestError(f"{path}: missing required key {key!r}")
         for key in data:
@@ -63,6 +68,9 @@ class SectionsLayout:
             raise IngestError(f"{path}: 'marker' must be a line of the document")
         if not (isinstance(data["last_line"], str) and data["last_line"].strip()):
             raise IngestError(f"{path}: 'last_line' must be the document's last line")
+        if not _line_number(data["last_line_number"]):
+            raise IngestError(f"{path}: 'last_line_number' must be the line number of 'last_line' in the document, "
+                              f"not {shown(data['last_line_number'])}")
         chapters = data["chapters"]
         if not isinstance(chapters, list) or not all(isinstance(c, dict) and c.get("number") and c.get("title")
                                                     for c in chapters):
@@ -81,8 +89,15 @@ class SectionsLayout:
                 kind = ENTRY_KEYS.get(key)
                 if kind is None:
                     raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(ENTRY_KEYS)})")
-                if not isinstance(value, kind) or (kind is str and not value.strip()):
+                if not (_line_number(value) if kind is int else isinstance(value, kind)) or (
+                        kind is str and not value.strip()):
                     raise IngestError(f"{where}: {key!r} must be {KIND_NAMES[kind]}, not {shown(value)}")
+            if "line" not in entry:
+                raise IngestError(f"{where} ({entry.get('at') or entry.get('starts')!r}) lacks 'line', the line "
+                                  "number its block starts on")
+            if index > 1 and entry["line"] <= entries[index - 2]["line"]:
+                raise IngestError(f"{where}: 'line' {entry['line']} does not come after the previous entry's "
+                                  f"({entries[index - 2]['line']})")
             kinds = [k for k in BLOCK_KINDS if k in entry]
             if len(kinds) != 1:
                 raise IngestError(f"{where} ({entry.get('at') or entry.get('starts')!r}) must have exactly one of "
@@ -120,8 +135,29 @@ class SectionsLayout:
                 if not name and local not in refs and local not in numbers:
                     raise IngestError(f"{path}: pages {page} points at {ref!r}, which no entry defines")
             pages[str(page)] = [str(t) for t in targets]
+        if data["last_line_number"] <= entries[-1]["line"]:
+            raise IngestError(f"{path}: 'last_line_number' {data['last_line_number']} does not come after the last "
+                              f"entry's line ({entries[-1]['line']})")
         return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages,
-                   " ".join(data["last_line"].split()))
+                   " ".join(data["last_line"].split()), data["last_line_number"])
+
+
+def _line_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _shifted(path: Path, layout: SectionsLayout, found: int, expected: int, what: str, after: str) -> IngestError:
+    """A block (or the last line) found on another line than the layout pins: lines were deleted or added before it
+    (``after``: after the last place that was where the layout says), or its own heading is gone."""
+    if found < expected:
+        count = expected - found
+        return IngestError(f"{path}: line {found}: {what} is on line {found}, not {expected} as {layout.path.name} "
+                           f"says: {count} line{'s' if count > 1 else ''} missing {after}; the document is damaged "
+                           "or a different version")
+    count = found - expected
+    return IngestError(f"{path}: line {expected}: {what} should be on line {expected} ({layout.path.name}), and the "
+                       f"next line reading it is line {found}: its heading is missing or changed, or {count} "
+                       f"line{'s' if count > 1 else ''} added {after}")
 
 
 def _starts_here(entry: dict, text: str) -> bool:
@@ -146,6 +182,12 @@ def partition(lines: list[Line], layout: SectionsLayout, path: Path) -> list[tup
     if starts[0] > first_text:
         raise IngestError(f"{path}: line {lines[first_text].number} comes before the layout's first entry; "
                           "every line must belong to a block")
+    for index, (entry, start) in enumerate(zip(layout.entries, starts), 1):
+        if lines[start].number != entry["line"]:
+            what = f"entries item {index} ({shown(entry.get('at') or entry.get('starts'))})"
+            after = (f"between line {lines[starts[index - 2]].number} (where entries item {index - 1} starts, as "
+                     f"{layout.path.name} says) and it") if index > 1 else "before it"
+            raise _shifted(path, layout, lines[start].number, entry["line"], what, after)
     bounds = starts + [len(lines)]
     check_end(lines[starts[-1]:], layout, path)
     return [(entry, lines[bounds[i]:bounds[i + 1]]) for i, entry in enumerate(layout.entries)]
@@ -162,6 +204,9 @@ def check_end(last_block: list[Line], layout: SectionsLayout, path: Path) -> Non
         raise IngestError(f"{path}: line {final.number}: the document ends with {shown(final.text, end=True)}, not "
                           f"with {shown(layout.last_line, end=True)} as {layout.path.name} says; it is cut short or "
                           "changed")
+    if end.number != layout.last_line_number:
+        raise _shifted(path, layout, end.number, layout.last_line_number, f"the last line {shown(layout.last_line)}",
+                       f"between line {last_block[0].number} (where the last entry starts) and it")
     check_nothing_after([line for line in last_block if line.number > end.number], end.number, path)
 
 

@@ -517,6 +517,12 @@ BAD_GAMES = {
                      "'mmmmmmmmmm"),
     "long-objective": (GAME_TEXT.replace("objective: linebreaker", "objective: " + "o" * 5000, 1),
                        "event 1 (ooooooooo"),
+    # The campaign of issue 21's second round: an unknown key of a player or an event was an internal error (the
+    # list of events shadowed the function that lists the keys).
+    "unknown-player-key": (GAME_TEXT.replace("battle_ready: true}", "battle_ready: true, colour: red}", 1),
+                           "players.attacker: unknown keys ['colour']"),
+    "unknown-event-key": (GAME_TEXT.replace("{round: 2, player: attacker,", "{round: 2, colour: red, player: "
+                                            "attacker,", 1), "events[4]: unknown keys ['colour']"),
 }
 
 
@@ -531,13 +537,120 @@ def test_a_bad_game_is_one_short_sentence(capsys, tmp_path, text, words):
     assert len(line) < 1500, f"{len(line)} characters: a long value was echoed whole"
 
 
+def _one_moment(mission: str, secondary: str, when: str, facts: dict, battle_round: int = 5) -> str:
+    """A game of ``mission`` whose attacker selected ``secondary`` and scored it once, with ``facts``."""
+    from rules.missionpack import scoring
+
+    chosen = [secondary]
+    for name in ("assassinate", "linebreaker", "investigate-sites", "titan-hunter"):  # one of each other category
+        if scoring.objective(name).category not in {scoring.objective(c).category for c in chosen}:
+            chosen.append(name)
+    return json.dumps({"mission": mission, "players": {
+        "attacker": {"secondaries": chosen[:3]},
+        "defender": {"secondaries": ["thin-their-ranks", "engage-on-all-fronts", "bring-it-down"]}},
+        "events": [{"round": battle_round, "player": "attacker", "when": when, "objective": secondary, "facts": facts}]})
+
+
+#: (mission, secondary, when, the facts at the most the text allows, the count fact, its most, words of the refusal
+#: one past it): a count past what the pack's text allows was accepted (the 0-1000 check only).
+COUNT_FACTS = {
+    "table quarters": ("take-the-high-ground", "engage-on-all-fronts", "end-of-turn", {"table_quarters_held": 4},
+                       "table_quarters_held", 4, "the battlefield has four table quarters"),
+    "markers labelled A": ("stand-your-ground", "stand-your-ground", "end-of-battle-round",
+                           {"markers_a_controlled": 2}, "markers_a_controlled", 2,
+                           "two objective markers labelled A"),
+    "markers in a territory": ("deny-the-foe", "deny-the-foe", "end-of-battle-round",
+                               {"controls_both_markers_in_own_territory": True,
+                                "markers_controlled_in_opponent_territory": 2},
+                               "markers_controlled_in_opponent_territory", 2,
+                               "each player's territory holds two objective markers"),
+    "warlord's battle round": ("take-the-high-ground", "cut-off-the-head", "end-of-battle",
+                               {"enemy_warlord_destroyed_in_round": 5}, "enemy_warlord_destroyed_in_round", 5,
+                               "a battle has 5 battle rounds"),
+    "psychic imprints in a round": ("take-the-high-ground", "psychic-imprint", "end-of-battle-round",
+                                    {"psychic_imprint_completed_this_round": 1},
+                                    "psychic_imprint_completed_this_round", 1, "One PSYKER CHARACTER"),
+    "markers controlled of those on the battlefield": (
+        "take-the-high-ground", "domination", "end-of-turn",
+        {"objective_markers_controlled": 6, "objective_markers_on_battlefield": 6}, "objective_markers_controlled",
+        "objective_markers_on_battlefield (6)", "at most every objective marker on the battlefield"),
+    "qualifying markers controlled of those there are": (
+        "protected-assets", "vital-assets", "end-of-battle-round",
+        {"qualifying_markers_in_own_territory": 2, "qualifying_markers_controlled": 2},
+        "qualifying_markers_controlled", "qualifying_markers_in_own_territory (2)", "among those of their territory"),
+}
+
+
+@pytest.mark.parametrize("mission,secondary,when,facts,fact,most,words", COUNT_FACTS.values(), ids=COUNT_FACTS.keys())
+def test_a_count_fact_past_what_the_text_allows_is_one_sentence(capsys, tmp_path, mission, secondary, when, facts,
+                                                                 fact, most, words):
+    """At the most the text allows the moment scores; one more is refused, naming the fact and the limit."""
+    game = tmp_path / "game.json"
+    game.write_text(_one_moment(mission, secondary, when, facts), encoding="utf-8")
+    code, out, err = run(capsys, "score", str(game), "--json")
+    assert code == 0 and err == "", err
+    game.write_text(_one_moment(mission, secondary, when, {**facts, fact: facts[fact] + 1}), encoding="utf-8")
+    code, out, err = run(capsys, "score", str(game))
+    assert code == 2 and out == ""
+    line = one_line(err, "score")
+    assert f"fact {fact!r} is {facts[fact] + 1}, more than {most}: " in line and words in line, line
+
+
+@pytest.mark.parametrize("printing", [[], ["--printing", "web"]], ids=["ingest", "kept printing"])
+@pytest.mark.parametrize("kind", ["named pipe", "device", "folder"])
+def test_a_document_that_is_not_a_regular_file_is_one_sentence(tmp_path, kind, printing):
+    """`ingest` of a named pipe waited for a writer for ever; a device or a folder is no document either."""
+    document = {"named pipe": tmp_path / "doc.txt", "device": Path("/dev/null"), "folder": tmp_path}[kind]
+    if kind == "named pipe":
+        os.mkfifo(document)
+    spec = tmp_path / "spec"
+    shutil.copytree(SPEC_ROOT / "missionpack" / "annotations", spec / "missionpack" / "annotations")
+    before = tree(spec)
+    process = cli_process("ingest", str(document), "--ruleset", "missionpack", "--spec", str(spec), *printing)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 2 and out == ""
+    assert f"{document}: is not a regular file" in one_line(err, "ingest")
+    assert tree(spec) == before and not list(spec.glob(".*"))
+
+
+@pytest.mark.parametrize("argv", [["site-weight", "--site", "a\nb"], ["calc", "no\nsuch.json"],
+                                  ["score", "no\r\nsuch.yaml"]], ids=["site-weight", "calc", "score"])
+def test_a_value_with_a_line_break_keeps_the_sentence_on_one_line(capsys, argv):
+    """A path holding a line break was echoed raw: the sentence came out on two lines."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    line = one_line(err, argv[0])
+    assert repr(argv[-1])[1:-1] in line, line
+
+
+def test_an_output_name_too_long_is_one_sentence_and_a_long_legal_one_is_written(capsys, tmp_path):
+    """A --plot name past the system's 255 bytes was an internal error (OSError from the path's lookup); one just
+    under it was refused, since the temporary file beside it took a longer name still."""
+    too_long = tmp_path / ("o" * 300 + ".svg")
+    code, out, err = run(capsys, "calc", SCENARIO, "--plot", str(too_long))
+    assert code == 2 and out == ""
+    assert "cannot be written (File name too long)" in one_line(err, "calc")
+    longest = tmp_path / ("o" * 251 + ".svg")  # 255 bytes, the most a name may have
+    code, out, err = run(capsys, "calc", SCENARIO, "--plot", str(longest))
+    assert code == 0 and err == "", err
+    assert longest.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    assert [p.name for p in tmp_path.iterdir()] == [longest.name]
+
+
 @pytest.mark.parametrize("argv,words", [
     (["review", ""], "an empty version names nothing"),
     (["review", "r" * 5000], "'rrrrrrrrrr"),
     (["review", "HEAD", "--scheduler", "not a url"], "--scheduler 'not a url' is not a Dask scheduler address"),
     (["review", "HEAD", "--scheduler", "tcp://127.0.0.1:99999"], "is not a Dask scheduler address"),
     (["review", "HEAD", "--scheduler", "h" * 5000], "is not a Dask scheduler address"),
-], ids=["empty", "5000-characters", "scheduler-not-a-url", "scheduler-port", "scheduler-5000-characters"])
+    # Dask refuses an address without a port, with a traceback of its own after the sentence and 12 s spent
+    (["review", "HEAD", "--scheduler", "0"], "--scheduler '0' is not a Dask scheduler address"),
+    (["review", "HEAD", "--scheduler", "tcp://127.0.0.1"], "is not a Dask scheduler address"),
+], ids=["empty", "5000-characters", "scheduler-not-a-url", "scheduler-port", "scheduler-5000-characters",
+        "scheduler-without-port", "scheduler-url-without-port"])
 def test_a_bad_review_version_or_scheduler_is_one_short_sentence(capsys, argv, words):
     """`review ""` reviewed the current folder; a 5,000-character revision was a traceback; `--scheduler "not a url"`
     printed Dask's traceback after its sentence."""

@@ -51,3 +51,13 @@ def test_every_finding_names_a_check_that_exists():
             assert name in registry, finding["id"]
         else:
             assert kind == "property" and re.search(rf"def {re.escape(name)}\(", sources), finding["id"]
+
+
+def test_validation_reads_the_property_names_pytest_collects():
+    """A finding's ``property:NAME`` is checked against names read from the properties' source (no pytest run); they
+    are exactly the names the property runner records its checks under (parameters aside)."""
+    from rules40k import property_runner
+
+    collected = {property_runner.property_name(nodeid).partition("[")[0]
+                 for nodeid in property_runner.collect_properties()}
+    assert annotations.property_names() == collected

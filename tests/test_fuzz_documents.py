@@ -157,7 +157,8 @@ ANNOTATION_FILES = [path.relative_to(SPEC) for name in spec.rulesets()
 REQUIRED = {"examples": annotations.EXAMPLE, "findings": annotations.FINDING,
             "interpretations": annotations.INTERPRETATION, "restorations": annotations.RESTORATION}
 TOP_REQUIRED = {"structure.yaml": ("chapters", "appendix", "faqs", "first_line", "last_line"),
-                "layout.yaml": ("document", "blocks", "chapters", "entries", "marker", "last_line")}
+                "layout.yaml": ("document", "blocks", "chapters", "entries", "marker", "last_line",
+                                "last_line_number")}
 
 
 def _kind(relative: Path) -> str:
@@ -426,6 +427,56 @@ def test_a_damaged_document_of_any_ruleset_is_refused_with_its_line(tmp_path, na
     assert _tree(out) == before
 
 
+LAYOUT_RULESETS = ("missionpack", "ninth", "quickref")
+
+
+def _pinned(name: str) -> tuple[list[int], int]:
+    """The lines the layout pins: where each entry's block starts, and the document's last line."""
+    layout = yaml.safe_load((SPEC / name / "annotations" / "layout.yaml").read_text(encoding="utf-8"))
+    return [entry["line"] for entry in layout["entries"]], layout["last_line_number"]
+
+
+@st.composite
+def lines_deleted_or_added(draw) -> tuple[str, str, int, bool]:
+    """(ruleset, damaged text, the line number damaged, whether a line was added rather than deleted)."""
+    name = draw(st.sampled_from(LAYOUT_RULESETS))
+    lines = (SPEC / "sources" / f"{name}.txt").read_text(encoding="utf-8").split("\n")
+    _, last = _pinned(name)
+    at = draw(st.integers(1, last))
+    added = draw(st.booleans())
+    if added:
+        lines.insert(at - 1, draw(st.sampled_from(["", "A line of text the document does not have."])))
+    else:
+        del lines[at - 1]
+    return name, "\n".join(lines), at, added
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damage=lines_deleted_or_added())
+def test_a_line_deleted_or_added_anywhere_in_a_layout_document_is_refused(damage, workdir):
+    """Issue 21: one body line or one entry heading deleted was ingested silently for the layout-driven rulesets.
+    The layout pins where each block starts (``line``) and where the document ends (``last_line_number``), so the
+    first block after the damage is found on another line: one sentence naming it, exit 2, nothing written."""
+    name, text, at, added = damage
+    starts, last = _pinned(name)
+    with tempfile.TemporaryDirectory(dir=workdir) as folder:
+        folder = Path(folder)
+        document = folder / "damaged.txt"
+        document.write_text(text, encoding="utf-8")
+        out = _spec_for(folder, name)
+        before = _tree(out)
+        code, err = _run(["ingest", str(document), "--ruleset", name, "--spec", str(out)])
+        assert code == 2, f"line {at} {'added' if added else 'deleted'}: exit {code}, {err!r}"
+        assert len(err.split("\n")) == 1 and err.startswith("rules40k ingest: ") and "Traceback" not in err, err
+        assert _tree(out) == before
+    if (not added and at in starts + [last]) or (added and at <= starts[0]):
+        return  # a heading or the last line deleted, a line before the first block: refused in words of their own
+    after = next((line for line in starts if line >= at), last)  # the first pinned line the damage moves
+    shifted = after + 1 if added else after - 1
+    assert err.startswith(f"rules40k ingest: {document}: line {after if added else shifted}: "), err
+    assert (f"next line reading it is line {shifted}" if added else f"on line {shifted}, not {after}") in err, err
+
+
 WEB = SPEC / "sources" / "ninth-web.txt"
 WEB_NAME = yaml.safe_load((SPEC / "sources" / "ninth-web.yaml").read_text(encoding="utf-8"))["original_name"]
 
@@ -485,6 +536,9 @@ def _replace_first(old: str, new: str) -> Callable[[str], str]:
 
 #: Issue 21's bad annotations that `coverage` let through (exit 0), each with the words of its one sentence.
 OVERWATCH = Path("ninth/annotations/examples/overwatch.yaml")
+SEQUENCE_FINDINGS = Path("missionpack/annotations/findings/sequence.yaml")
+SEQUENCE_PROOF = "proof:missionpack-datasheet-repetition-limited-in-every-battle-size"
+SEQUENCE_PROPERTY = "property:test_terrain_table_headed_army"
 BAD_ANNOTATIONS = {
     "empty examples file": (OVERWATCH, lambda text: "", "the file is empty (or null)"),
     "null examples file": (OVERWATCH, lambda text: "null\n", "the file is empty (or null)"),
@@ -501,6 +555,37 @@ BAD_ANNOTATIONS = {
     "layout document unknown key": (Path("ninth/annotations/layout.yaml"),
                                     _replace_first("  publisher: Games Workshop", "  publisher: Games Workshop\n"
                                                    "  colour: red"), "document: unknown key 'colour'"),
+    # A finding's check must be a check that shows it: a proof the rules as written fail, or a property.
+    "finding check names no proof": (SEQUENCE_FINDINGS, _replace_first(f'check: "{SEQUENCE_PROOF}"',
+                                                                       'check: "proof:no-such-proof"'),
+                                     f"line {_line_of(SPEC / SEQUENCE_FINDINGS, SEQUENCE_PROOF)}: check 'proof:no-such-proof' "
+                                     "names no registered proof"),
+    "finding check names a proof that holds": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROOF}"', 'check: "proof:d3-in-range-and-monotone"'),
+        "check 'proof:d3-in-range-and-monotone' is a proof expected to hold"),
+    "finding check names no property": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROPERTY}"', 'check: "property:test_no_such_property"'),
+        f"line {_line_of(SPEC / SEQUENCE_FINDINGS, SEQUENCE_PROPERTY)}: check "
+        "'property:test_no_such_property' names no refs-marked property"),
+    "finding check names a test that is no property": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROPERTY}"', 'check: "property:test_every_finding_names_a_check_that_exists"'),
+        "names no refs-marked property"),
+    "finding check of another kind": (SEQUENCE_FINDINGS, _replace_first(
+        f'check: "{SEQUENCE_PROOF}"', 'check: "table:missionpack:points-limit"'),
+        "check 'table:missionpack:points-limit' must name a proof (proof:ID) or a property (property:NAME)"),
+    # Where each block starts, pinned so a line deleted or added is noticed: a whole number, in order, present.
+    "layout entry line not a number": (Path("ninth/annotations/layout.yaml"),
+                                       _replace_first("- at: OVERWATCH\n  line: 2805", "- at: OVERWATCH\n  line: true"),
+                                       "entries item 3: 'line' must be a line number (a whole number from 1), not 'True'"),
+    "layout entry line out of order": (Path("ninth/annotations/layout.yaml"),
+                                       _replace_first("- at: OVERWATCH\n  line: 2805", "- at: OVERWATCH\n  line: 1936"),
+                                       "entries item 3: 'line' 1936 does not come after the previous entry's (1936)"),
+    "layout entry without line": (Path("ninth/annotations/layout.yaml"),
+                                  _replace_first("- at: OVERWATCH\n  line: 2805\n", "- at: OVERWATCH\n"),
+                                  "entries item 3 ('OVERWATCH') lacks 'line'"),
+    "layout last line number wrong type": (Path("quickref/annotations/layout.yaml"),
+                                           _replace_first("last_line_number: 654", "last_line_number: '654'"),
+                                           "'last_line_number' must be the line number of 'last_line'"),
     "core layout document wrong type": (Path("core/annotations/layout.yaml"),
                                         _replace_first("  publisher: Games Workshop", "  publisher: 7"),
                                         "document.publisher must be one line of text, not '7'"),

@@ -437,10 +437,15 @@ SECONDARIES: dict[str, Objective] = {o.name: o for o in (
     _secondary("the-high-ground", "The High Ground", ("take-the-high-ground",), _ROUND, the_high_ground),
     _secondary("hard-push", "Hard Push", ("aggressive-strike",), _ACTION, hard_push, action="Hard Push",
                side_fact=PLAYER_A),
-    _secondary("vital-assets", "Vital Assets", ("protected-assets",), _ROUND, vital_assets),
-    _secondary("deny-the-foe", "Deny the Foe", ("deny-the-foe",), _ROUND, deny_the_foe, first_round=False),
+    _secondary("vital-assets", "Vital Assets", ("protected-assets",), _ROUND, vital_assets, limits=(
+        ("qualifying_markers_controlled", "qualifying_markers_in_own_territory",
+         "the qualifying objective markers a player controls are among those of their territory"),)),
+    _secondary("deny-the-foe", "Deny the Foe", ("deny-the-foe",), _ROUND, deny_the_foe, first_round=False, limits=(
+        ("markers_controlled_in_opponent_territory", 2, "each player's territory holds two objective markers ('both "
+         "the objective markers in your territory')"),)),
     _secondary("stand-your-ground", "Stand Your Ground", ("stand-your-ground",), _ROUND, stand_your_ground,
-               first_round=False),
+               first_round=False, limits=(("markers_a_controlled", 2, "the mission has two objective markers labelled "
+                                           "A ('both of the objective markers labelled A')"),)),
     _secondary("aggressive-capitulation", "Aggressive Capitulation", ("smashed-bastions",), _COMMAND,
                aggressive_capitulation, first_round=False),
 )}

@@ -21,7 +21,10 @@ a moment of a battle round after the round has ended (``moment_stage``), or a mo
 of theirs can be: after the other player's turn of that round began, before a phase of their turn already recorded
 (``moment_point``, ``moment_in_order``), or in a first turn that is not the same player's in every battle round
 (``same_player_first``; the first player is the record's ``first_turn`` or, if it names none, the player whose turn
-came first in the first battle round recording both turns).
+came first in the first battle round recording both turns). A count fact past what the text allows is refused too
+(``Objective.limits``: four table quarters, two markers labelled A, five battle rounds, no more markers controlled than
+there are); a count the text puts no number on (the markers of a deployment map, which the text lost; units and
+models) is checked only to be a whole number 0-1000.
 """
 
 from __future__ import annotations
@@ -77,7 +80,9 @@ class Objective:
     in it (``scored_in_round``). ``action`` is the action (as printed) whose completion scores the
     objective or whose completions its End Game facts count (``completion_facts``, at most
     ``secondaries.completions_in_a_battle`` in all); ``side_fact`` is the fact saying whether the
-    scoring player is Player A, a side of the map that stays the same all battle.
+    scoring player is Player A, a side of the map that stays the same all battle. ``limits`` are the most a count
+    fact can be where the text says: (fact, a number or another fact of the same moment counting the whole the fact
+    counts a part of, the words of the refusal); the ledger refuses a moment past one.
     """
 
     name: str
@@ -93,6 +98,7 @@ class Objective:
     action: str | None = None
     completion_facts: tuple[str, ...] = ()
     side_fact: str | None = None
+    limits: tuple[tuple[str, int | str, str], ...] = ()
 
     def facts(self) -> tuple[str, ...]:
         """The facts a scoring moment must state: the score function's parameters besides the ones the ledger
@@ -520,6 +526,11 @@ def replay(game: Game) -> dict[str, Score]:
             wanted = _fact_type(item.score, fact)
             if not _fits(value, wanted):
                 raise ScoringError(f"{where}: fact {shown(fact)} must be {_TYPE_WORDS[wanted]}, not {shown(value)}")
+        for fact, most, why in item.limits:
+            bound = event.facts[most] if isinstance(most, str) else most
+            if event.facts[fact] > bound:
+                said = f"{most} ({bound})" if isinstance(most, str) else str(bound)
+                raise ScoringError(f"{where}: fact {fact!r} is {shown(event.facts[fact])}, more than {said}: {why}")
         seen.check(index, where, event, item)
         try:
             award = item.award(event)
@@ -651,12 +662,12 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     unknown = set(data) - allowed
     if unknown:
         raise ScoringError(f"{name}: unknown keys {listed(unknown)} (expected {listed(allowed)})")
-    listed = data.get("events")
-    if listed is not None and not isinstance(listed, list):
-        raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(listed)}")
-    listed = listed or []
+    moments = data.get("events")  # not ``listed``: that names the message helper the checks below call
+    if moments is not None and not isinstance(moments, list):
+        raise ScoringError(f"{name}: events must be a list of scoring moments, not {shown(moments)}")
+    moments = moments or []
     most = most_moments_in_a_battle()
-    if len(listed) > most and not {"mission", "players"} <= set(data):
+    if len(moments) > most and not {"mission", "players"} <= set(data):
         raise _too_many_moments(name, most)  # a reader that stopped at the list lost the keys after it
     players = data.get("players")
     if not isinstance(players, Mapping) or set(players) != set(PLAYERS):
@@ -675,7 +686,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
                 raise ScoringError(f"{name}: players.{player}.{key} must be true or false")
             store[player] = value
     events = []
-    for index, raw in enumerate(listed[:most + 1], 1):
+    for index, raw in enumerate(moments[:most + 1], 1):
         where = f"{name}: events[{index}]"
         if not isinstance(raw, Mapping):
             raise ScoringError(f"{where} is not a mapping")

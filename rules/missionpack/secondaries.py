@@ -608,9 +608,12 @@ _ACTION = (Timing.ACTION_COMPLETED,)
 _END = (Timing.END_OF_BATTLE,)
 
 SECONDARIES = {item.name: item for item in (
-    _register("engage-on-all-fronts", _TURN, engage_on_all_fronts),
+    _register("engage-on-all-fronts", _TURN, engage_on_all_fronts, limits=(
+        ("table_quarters_held", 4, "the battlefield has four table quarters ('wholly within each table quarter')"),)),
     _register("linebreaker", _TURN, linebreaker),
-    _register("domination", _TURN, domination),
+    _register("domination", _TURN, domination, limits=(
+        ("objective_markers_controlled", "objective_markers_on_battlefield",
+         "a player controls at most every objective marker on the battlefield"),)),
     _register("outright-domination", _END, outright_domination),
     _register("thin-their-ranks", _END, thin_their_ranks),
     _register("grind-them-down", _ROUND, grind_them_down),
@@ -618,7 +621,9 @@ SECONDARIES = {item.name: item for item in (
     _register("targeted-destruction", _ROUND, targeted_destruction),
     _register("titan-hunter", _END, titan_hunter),
     _register("bring-it-down", _END, bring_it_down),
-    _register("cut-off-the-head", _END, cut_off_the_head),
+    _register("cut-off-the-head", _END, cut_off_the_head, limits=(
+        ("enemy_warlord_destroyed_in_round", BATTLE_ROUNDS,
+         f"a battle has {BATTLE_ROUNDS} battle rounds (0: the enemy WARLORD was not destroyed)"),)),
     _register("assassinate", _END, assassinate),
     _register("stronghold-denial", _END, stronghold_denial),
     _register("raise-the-banners-high", (Timing.END_OF_COMMAND_PHASE, Timing.END_OF_BATTLE), raise_the_banners_high),
@@ -639,5 +644,7 @@ SECONDARIES = {item.name: item for item in (
               completion_facts=("psychic_ritual_completions",)),
     _register("pierce-the-veil", _END, pierce_the_veil, action="Pierce the Veil",
               completion_facts=("pierce_the_veil_completions",)),
-    _register("psychic-imprint", _ROUND, psychic_imprint, action="Psychic Imprint"),
+    _register("psychic-imprint", _ROUND, psychic_imprint, action="Psychic Imprint", limits=(
+        ("psychic_imprint_completed_this_round", 1, "'One PSYKER CHARACTER from your army can attempt to perform this "
+         "psychic action during your Psychic phase', one a battle round"),)),
 )}

@@ -243,14 +243,14 @@ class DaskExecutor(concurrent.futures.Executor):
 
 
 SCHEDULER_ADDRESS = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
-                               r"(?::(?P<port>[0-9]{1,5}))?", re.ASCII)
+                               r":(?P<port>[0-9]{1,5})", re.ASCII)  # Dask asks for the port: "missing port number"
 
 
 def check_scheduler_address(address: str) -> None:
     """A Dask scheduler's address as Dask reads it ("tcp://host:8786", "host:8786"), or one sentence: checked before
     any work, since a malformed one fails inside Dask's client with a traceback of its own."""
     match = SCHEDULER_ADDRESS.fullmatch(address)
-    if len(address) > 255 or not match or not 1 <= int(match.group("port") or 8786) <= 65535:
+    if len(address) > 255 or not match or not 1 <= int(match.group("port")) <= 65535:
         raise SweepError(f"--scheduler {shown(address)} is not a Dask scheduler address (such as tcp://host:8786 or "
                          "host:8786)")
 
