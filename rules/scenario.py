@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from rules import dice
 from rules.core import core_abilities
-from rules.messages import shown
+from rules.messages import cut, shown
 
 
 class ScenarioError(ValueError):
@@ -122,7 +122,8 @@ def _mapping(value: Any, where: str, allowed: set[str], required: set[str]) -> M
         raise ScenarioError(f"{where} must be an object, not {shown(value)}")
     unknown = sorted((key for key in value if key not in allowed), key=str)
     if unknown:
-        key = unknown[0] if isinstance(unknown[0], str) and _PLAIN_KEY.fullmatch(unknown[0]) else shown(unknown[0])
+        key = cut(unknown[0], 30) if isinstance(unknown[0], str) and _PLAIN_KEY.fullmatch(unknown[0]) \
+            else shown(unknown[0], 30)  # cut: with the keys it could be, the sentence stays one short line
         raise ScenarioError(f"{where}.{key} is not a known key (expected one of {', '.join(sorted(allowed))})")
     missing = sorted(required - set(value))
     if missing:

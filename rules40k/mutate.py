@@ -445,6 +445,7 @@ def _child(task: dict) -> dict:
     os.chdir(REPO_ROOT)
     os.environ["HYPOTHESIS_PROFILE"] = "mutate"
     _forget_project_modules()
+    importlib.import_module("properties.conftest")  # loads the mutate profile, for tests/ run alone too
     if task["index"] is not None:
         source, origin = _source(task["module"])
         sys.meta_path.insert(0, _Serve(task["module"], mutated_source(task["module"], task["index"]), origin))

@@ -261,6 +261,9 @@ REGRESSIONS = {
                        "weapons[0].name holds a lone surrogate ('bolt\\udc80rifle'), which is not a character"),
 
     "not-an-object": ("[]", "scenario must be an object, not a list"),
+    # A plain key of 60 characters beside the 14 context keys it could have been: its name is cut, not echoed whole.
+    "long-context-key": (_intercessors(context={"k" * 60: 1}),
+                         f"context.{'k' * 29}… is not a known key (expected one of attacker_charged"),
 }
 
 
