@@ -89,6 +89,7 @@ class Placed:
     Interpretation ``geometry-round-bases``: bases are circles seen from above,
     set at height ``z``; distances are measured between the closest points of
     the bases, horizontally in the plane and vertically between base heights.
+    Left out (as example data often does), the base is 32 mm, ``z`` is 0 and the owner is player 1.
     """
 
     x: Any

@@ -14,7 +14,7 @@ from typing import Iterable
 
 
 class Phase(enum.IntEnum):
-    """The parts of a turn in order (07.02): start of turn, five phases, end of turn."""
+    """The parts of a turn in order (07.02): start of turn, five phases, end of turn, numbered 0 to 6."""
 
     START_OF_TURN = 0
     COMMAND = 1
@@ -48,7 +48,9 @@ class UnitState:
 
     ``moves`` lists the move types the unit made this turn, in order;
     ``phase_moves`` those made this phase. Facts about a whole turn are reset
-    at the start of each turn, facts about a phase at the start of each phase.
+    at the start of each turn, facts about a phase at the start of each phase. A fact left out takes its
+    plainest value: one model of one wound and OC 1 at starting strength, 0 points, on the battlefield,
+    nothing done.
     """
 
     name: str
@@ -110,7 +112,10 @@ class UnitState:
 
 @dataclass(frozen=True)
 class GameState:
-    """The battle at one moment: round, whose turn, phase and step, CP, units and stratagems used."""
+    """The battle at one moment: round, whose turn, phase and step, CP, units and stratagems used.
+
+    Left out, it is the start of a turn in battle round 1, player 1 going first and taking the turn, no CP.
+    """
 
     battle_round: int = 1
     first_player: int = 1
