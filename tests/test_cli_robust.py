@@ -596,6 +596,34 @@ def test_a_count_fact_past_what_the_text_allows_is_one_sentence(capsys, tmp_path
     assert f"fact {fact!r} is {facts[fact] + 1}, more than {most}: " in line and words in line, line
 
 
+def _primary_moment(controlled: int, opponent: int, **game) -> str:
+    """A Steady Advance game whose attacker scored Take and Hold once in battle round 2, holding these markers."""
+    return json.dumps({"mission": "steady-advance", "players": {
+        "attacker": {"secondaries": ["assassinate", "linebreaker", "investigate-sites"]},
+        "defender": {"secondaries": ["thin-their-ranks", "engage-on-all-fronts", "bring-it-down"]}},
+        "events": [{"round": 2, "player": "attacker", "when": "end-of-command-phase", "objective": "take-and-hold",
+                    "facts": {"controlled": controlled, "opponent_controlled": opponent}}], **game})
+
+
+def test_markers_controlled_past_the_maps_count_are_one_sentence(capsys, tmp_path):
+    """`controlled: 1000` was accepted: the number of markers is shown only on the deployment maps, which the text
+    lost (step 7), so a record states it (objective_markers); then no count of markers is past it, nor the two
+    players' together. Without it the text gives no number, and only the 0-1000 check applies."""
+    game = tmp_path / "game.json"
+    for controlled, opponent in ((6, 0), (3, 3)):
+        game.write_text(_primary_moment(controlled, opponent, objective_markers=6), encoding="utf-8")
+        assert run(capsys, "score", str(game), "--json")[0] == 0
+    for controlled, opponent, words in ((1000, 0, "fact 'controlled' is 1000, but the record's map sets up 6"),
+                                        (4, 3, "the players control 7 objective markers between them")):
+        game.write_text(_primary_moment(controlled, opponent, objective_markers=6), encoding="utf-8")
+        code, out, err = run(capsys, "score", str(game))
+        assert code == 2 and out == "" and words in one_line(err, "score")
+    for bad in (0, 1001, True, "six"):
+        game.write_text(_primary_moment(1, 0, objective_markers=bad), encoding="utf-8")
+        code, out, err = run(capsys, "score", str(game))
+        assert code == 2 and "objective_markers (how many the mission's deployment map sets up)" in one_line(err, "score")
+
+
 @pytest.mark.parametrize("printing", [[], ["--printing", "web"]], ids=["ingest", "kept printing"])
 @pytest.mark.parametrize("kind", ["named pipe", "device", "folder"])
 def test_a_document_that_is_not_a_regular_file_is_one_sentence(tmp_path, kind, printing):

@@ -426,6 +426,32 @@ class Game:
     conceded: str | None = None
     army_has_psykers: Mapping[str, bool] = field(default_factory=dict)
     first_turn: str | None = None  # the player who takes the first turn of every battle round (step 14), if stated
+    objective_markers: int | None = None  # how many the mission's deployment map sets up (step 7), if stated
+
+
+#: Count facts that count objective markers on the battlefield: none can exceed how many the map sets up.
+MARKER_COUNTS = ("controlled", "opponent_controlled", "objective_markers_controlled", "objective_markers_on_battlefield",
+                 "objective_markers_with_your_banner", "markers_a_controlled", "markers_controlled_in_opponent_territory",
+                 "markers_controlled_in_own_territory", "markers_controlled_outside_deployment_zones",
+                 "markers_controlled_outside_territories", "qualifying_markers_controlled",
+                 "qualifying_markers_in_own_territory")
+
+
+def _marker_counts(where: str, facts: Mapping[str, Any], markers: int | None) -> None:
+    """Step 7: "Each mission's deployment map will show the players how many [objective markers] to set up": the
+    maps are pictures the text lost, so a record states the number (``objective_markers``) for it to be checked.
+    Then no count of markers is more than that, and the markers the two players control together are no more
+    either (a marker is controlled by one player at most)."""
+    if markers is None:
+        return
+    for fact in MARKER_COUNTS:
+        if isinstance(facts.get(fact), int) and not isinstance(facts[fact], bool) and facts[fact] > markers:
+            raise ScoringError(f"{where}: fact {fact!r} is {facts[fact]}, but the record's map sets up "
+                               f"{markers} objective markers")
+    both = facts.get("controlled", 0) + facts.get("opponent_controlled", 0)
+    if both > markers:
+        raise ScoringError(f"{where}: the players control {both} objective markers between them, but the record's "
+                           f"map sets up {markers} (a marker is controlled by one player at most)")
 
 
 def _round_key(event: Event) -> str:
@@ -526,6 +552,7 @@ def replay(game: Game) -> dict[str, Score]:
             wanted = _fact_type(item.score, fact)
             if not _fits(value, wanted):
                 raise ScoringError(f"{where}: fact {shown(fact)} must be {_TYPE_WORDS[wanted]}, not {shown(value)}")
+        _marker_counts(where, event.facts, game.objective_markers)
         for fact, most, why in item.limits:
             bound = event.facts[most] if isinstance(most, str) else most
             if event.facts[fact] > bound:
@@ -658,7 +685,7 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     """A game record from plain data (YAML/JSON), every field checked; errors name the place."""
     if not isinstance(data, Mapping):
         raise ScoringError(f"{name}: a game is a mapping with mission, players and events")
-    allowed = {"mission", "players", "events", "conceded", "first_turn"}
+    allowed = {"mission", "players", "events", "conceded", "first_turn", "objective_markers"}
     unknown = set(data) - allowed
     if unknown:
         raise ScoringError(f"{name}: unknown keys {listed(unknown)} (expected {listed(allowed)})")
@@ -713,8 +740,12 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     if first_turn is not None and first_turn not in PLAYERS:
         raise ScoringError(f"{name}: first_turn must be the attacker or the defender (who took the first turn of "
                            f"every battle round), not {shown(first_turn)}")
+    markers = data.get("objective_markers")
+    if markers is not None and (isinstance(markers, bool) or not isinstance(markers, int) or not 1 <= markers <= 1000):
+        raise ScoringError(f"{name}: objective_markers (how many the mission's deployment map sets up) must be a whole "
+                           f"number from 1 to 1000, not {shown(markers)}")
     game = Game(str(data.get("mission")), secondaries, ready, tuple(events[:most]),
-                None if conceded is None else str(conceded), psykers, first_turn)
+                None if conceded is None else str(conceded), psykers, first_turn, markers)
     if len(events) > most:
         replay(game)  # an earlier moment's own refusal comes first
         raise _too_many_moments(name, most)
