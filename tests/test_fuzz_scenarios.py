@@ -264,6 +264,9 @@ REGRESSIONS = {
     # A plain key of 60 characters beside the 14 context keys it could have been: its name is cut, not echoed whole.
     "long-context-key": (_intercessors(context={"k" * 60: 1}),
                          f"context.{'k' * 29}… is not a known key (expected one of attacker_charged"),
+    # Any other key is quoted (repr), and cut to the same 30 characters.
+    "long-quoted-context-key": (_intercessors(context={"x y" * 20: 1}),
+                                f"context.{repr('x y' * 20)[:29]}… is not a known key"),
 }
 
 
