@@ -10,7 +10,9 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("dev", max_examples=60, deadline=None)
+# too_slow is no verdict on a rule: on a loaded machine a whole drawn game can take long enough to trip it, and
+# `verify` (dev by default) then failed a ledger property that passes.
+settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("mutate", max_examples=25, stateful_step_count=20, deadline=None, derandomize=True,
