@@ -439,7 +439,7 @@ def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CA
     with why, how many verdicts were reused, why every check reran if they all did, and the record ``save``
     keeps for the next run (None when this process imported rules/ before it could watch it: then every check
     reruns and nothing is kept)."""
-    from rules40k import checks, property_runner
+    from rules40k import checks
 
     started = time.time()
     setup = setup or Record()
@@ -471,11 +471,9 @@ def run(ruleset: str | None = None, *, properties: bool = True, cache: Path = CA
                     result = item.run()
                 finish(item, result, record)
         properties_due = {item.nodeid: item for item in planned if item.key in why and item.nodeid}
-        plugin, ran = _PerProperty(caches), {}
-        property_runner.run_properties(lambda result: ran.__setitem__(result["test"], result),
-                                       nodeids=list(properties_due), plugins=(plugin,))
+        ran, watched_by = run_properties_in_two(list(properties_due), caches)
         for nodeid, result in ran.items():
-            finish(properties_due[nodeid], result, plugin.records[nodeid])
+            finish(properties_due[nodeid], result, watched_by[nodeid])
         around = _around_the_checks(setup, sources)  # (loading every ruleset's registry is watched too)
     missing = sorted(set(properties_due) - set(ran))
     if missing:
@@ -541,6 +539,60 @@ def _global_files() -> list[str]:
         if path and Path(path).resolve().is_relative_to(REPO_ROOT / "rules40k"):
             found.add(Path(path).resolve().relative_to(REPO_ROOT).as_posix())
     return sorted(found)
+
+
+def _run_properties_here(nodeids: list[str], caches: list) -> tuple[dict[str, dict], dict[str, Record]]:
+    from rules40k import property_runner
+
+    plugin, ran = _PerProperty(caches), {}
+    property_runner.run_properties(lambda result: ran.__setitem__(result["test"], result), nodeids=nodeids,
+                                     plugins=(plugin,))
+    return ran, plugin.records
+
+
+def run_properties_in_two(nodeids: list[str], caches: list) -> tuple[dict[str, dict], dict[str, Record]]:
+    """The properties to rerun, half of them in a forked child (a machine has two cores or more): each property's
+    result and record. A child that gives no answer (it crashed) has its half run here after all."""
+    if len(nodeids) < 4 or (os.cpu_count() or 1) < 2:
+        return _run_properties_here(nodeids, caches)
+    import pickle
+
+    from rules40k import interrupts
+
+    mine, theirs = nodeids[::2], nodeids[1::2]
+    read, write = os.pipe()
+    parent = os.getpid()
+    with interrupts.signals_held():
+        pid = os.fork()
+    if pid == 0:  # the child: its half, its answer down the pipe, and out without running the parent's exit code
+        code = 0
+        try:
+            interrupts.die_with_parent(parent)
+            os.close(read)
+            ran, records = _run_properties_here(theirs, caches)
+            answer = pickle.dumps((ran, {n: (r.calls, r.files, r.folders) for n, r in records.items()}))
+            with os.fdopen(write, "wb") as out:
+                out.write(answer)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write)
+    try:
+        ran, records = _run_properties_here(mine, caches)
+        with os.fdopen(read, "rb") as pipe:
+            got = pipe.read()
+    finally:
+        os.waitpid(pid, 0)
+    if not got:
+        more, more_records = _run_properties_here(theirs, caches)
+        return {**ran, **more}, {**records, **more_records}
+    their_ran, their_records = pickle.loads(got)
+    for nodeid, (calls, files, folders) in their_records.items():
+        record = Record()
+        record.calls, record.files, record.folders = calls, files, folders
+        records[nodeid] = record
+    return {**ran, **their_ran}, records
 
 
 class _PerProperty:
