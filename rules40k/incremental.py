@@ -34,6 +34,7 @@ import importlib.abc
 import importlib.util
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -560,30 +561,21 @@ def run_properties_in_two(nodeids: list[str], caches: list) -> tuple[dict[str, d
     from rules40k import interrupts
 
     mine, theirs = nodeids[::2], nodeids[1::2]
-    read, write = os.pipe()
-    parent = os.getpid()
-    with interrupts.signals_held():
-        pid = os.fork()
-    if pid == 0:  # the child: its half, its answer down the pipe, and out without running the parent's exit code
-        code = 0
+
+    def their_half() -> bytes:
+        ran, records = _run_properties_here(theirs, caches)
+        return pickle.dumps((ran, {n: (r.calls, r.files, r.folders) for n, r in records.items()}))
+
+    pid, read = interrupts.fork_answering(their_half, quiet=True)
+    with os.fdopen(read, "rb") as pipe:
         try:
-            interrupts.die_with_parent(parent)
-            os.close(read)
-            ran, records = _run_properties_here(theirs, caches)
-            answer = pickle.dumps((ran, {n: (r.calls, r.files, r.folders) for n, r in records.items()}))
-            with os.fdopen(write, "wb") as out:
-                out.write(answer)
-        except BaseException:
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(write)
-    try:
-        ran, records = _run_properties_here(mine, caches)
-        with os.fdopen(read, "rb") as pipe:
+            ran, records = _run_properties_here(mine, caches)
             got = pipe.read()
-    finally:
-        os.waitpid(pid, 0)
+        except BaseException:  # Ctrl-C, say: the child's half is not waited for
+            os.kill(pid, signal.SIGKILL)
+            raise
+        finally:
+            os.waitpid(pid, 0)
     if not got:
         more, more_records = _run_properties_here(theirs, caches)
         return {**ran, **more}, {**records, **more_records}

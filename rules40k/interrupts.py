@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:
     import subprocess
@@ -126,6 +126,34 @@ def _load_prctl():
         except (OSError, AttributeError):
             _prctl = False
     return _prctl or None
+
+
+def fork_answering(work: Callable[[], bytes], quiet: bool = False) -> tuple[int, int]:
+    """Fork a child that runs ``work`` and writes the bytes it returns down a pipe, then ends at once (os._exit: the
+    parent's exit code never runs twice) and dies with its parent. ``quiet`` sends the child's own output to
+    /dev/null. Returns the child's pid and the pipe's read end; reading nothing means the child failed."""
+    read, write = os.pipe()
+    parent = os.getpid()
+    with signals_held():  # a signal's exception must not break into the fork's own hooks
+        pid = os.fork()
+    if pid:
+        os.close(write)
+        return pid, read
+    code = 0
+    try:
+        die_with_parent(parent)  # a killed parent leaves no child running on
+        os.close(read)
+        if quiet:
+            silent = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(silent, 1)
+            os.dup2(silent, 2)
+        answer = work()
+        with os.fdopen(write, "wb") as out:
+            out.write(answer)
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def die_with_parent(parent: int) -> None:

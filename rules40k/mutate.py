@@ -456,28 +456,9 @@ def _child(task: dict) -> dict:
 
 
 def _fork(task: dict) -> tuple[int, int]:
-    """Start one task in a forked child that writes its answer (JSON) to a pipe; returns (pid, read end)."""
-    read, write = os.pipe()
-    parent = os.getpid()
-    with interrupts.signals_held():  # a signal's exception must not break into the fork's own hooks
-        pid = os.fork()
-    if pid:
-        os.close(write)
-        return pid, read
-    code = 0
-    try:
-        interrupts.die_with_parent(parent)  # a killed mutate leaves no child running checks
-        os.close(read)
-        quiet = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(quiet, 1)  # the checks' own output never mixes with the answer or the progress bar
-        os.dup2(quiet, 2)
-        answer = json.dumps(_child(task)).encode()
-        with os.fdopen(write, "wb") as out:
-            out.write(answer)
-    except BaseException:
-        code = 1
-    finally:
-        os._exit(code)
+    """Start one task in a forked child that writes its answer (JSON) to a pipe; returns (pid, read end). The
+    checks' own output never mixes with the answer or the progress bar."""
+    return interrupts.fork_answering(lambda: json.dumps(_child(task)).encode(), quiet=True)
 
 
 def _run_tasks(tasks: list[dict], jobs: int, timeout: float, done=None) -> list[dict]:
