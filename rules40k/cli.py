@@ -1059,15 +1059,18 @@ def _shown(text: str) -> str:
     return shown(text)
 
 
-def _whole_number(low: int):
-    """An argparse type: a whole number of at least ``low``."""
+def _whole_number(low: int, high: int | None = None):
+    """An argparse type: a whole number of at least ``low`` (and at most ``high``: a count past it would run for
+    days, not answer)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"must be a whole number of at least {low}, not {_shown(text)}") from None
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {_shown(value)}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, not {_shown(value)}")
         return value
 
     return parse
@@ -1081,6 +1084,14 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, not {_shown(text)}") from None
     if not 1 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a time limit in seconds, more than 0 and at most a day."""
+    value = _positive_number(text)
+    if value > 86400:
+        raise argparse.ArgumentTypeError(f"must be at most 86,400 seconds (a day), not {_shown(text)}")
     return value
 
 
@@ -1232,14 +1243,15 @@ def parser() -> argparse.ArgumentParser:
                    help="which ladder: the plain one (10 to 400 attacks, four targets), the hard one (scenarios once "
                         "refused or slow, each in a fresh process), both, or `changed`: `verify --changed` "
                         "answering a one-function edit, as a whole process in a copy of the project")
-    p.add_argument("--icepool-budget", type=_positive_number, default=60.0,
+    p.add_argument("--icepool-budget", type=_seconds, default=60.0,
                    help="seconds an icepool rung may take before the larger rungs of that target skip icepool")
-    p.add_argument("--repeats", type=_whole_number(1), default=3, help="exact runs to take the best time of (≥ 1)")
+    p.add_argument("--repeats", type=_whole_number(1, 100), default=3,
+                   help="exact runs to take the best time of (1 to 100)")
     p.add_argument("--precision", type=_positive_number, default=0.01,
                    help="the simulation's target 95%% half-width on the mean (> 0)")
-    p.add_argument("--max-trials", type=_whole_number(1), default=None,
-                   help="cap simulated trials (≥ 1) and extrapolate the time (marked as extrapolated)")
-    p.add_argument("--max-seconds", type=_positive_number, default=None,
+    p.add_argument("--max-trials", type=_whole_number(1, 10 ** 7), default=None,
+                   help="cap simulated trials (1 to 10,000,000) and extrapolate the time (marked as extrapolated)")
+    p.add_argument("--max-seconds", type=_seconds, default=None,
                    help="with scenario files: stop each simulation after this many seconds and extrapolate its time "
                         "(default 20)")
     p.add_argument("--json", action="store_true")
@@ -1256,8 +1268,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--index", type=_whole_number(0), action="append",
                    help="only the mutant with this number in --module (repeatable), e.g. to recheck a survivor")
     p.add_argument("--seed", type=_whole_number(0), default=0, help="the sample's seed")
-    p.add_argument("--jobs", type=_whole_number(1), default=2, help="mutants run at once (default 2)")
-    p.add_argument("--timeout", type=_positive_number, default=300.0,
+    p.add_argument("--jobs", type=_whole_number(1, 256), default=2, help="mutants run at once (default 2)")
+    p.add_argument("--timeout", type=_seconds, default=300.0,
                    help="seconds before a mutant's checks count as killed by a hang (default 300)")
     p.add_argument("--output", default=None,
                    help="the report (JSON); a whole-module run adds to reports/mutation.json by default, a --ref or "
@@ -1280,7 +1292,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-checks", action="store_true", help="skip the examples, table checks and proofs")
     p.add_argument("--properties", action="store_true", help="also run the hypothesis properties of both versions")
     p.add_argument("--no-sweep", action="store_true", help="skip the calculator's sweep of matchups")
-    p.add_argument("--timeout", type=_positive_number, metavar="SECONDS",
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                    help="how long each version's snapshot may take before the review gives up (default 600; 3600 "
                         "with --properties)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the sweep on a Dask distributed cluster "

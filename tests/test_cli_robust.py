@@ -753,3 +753,20 @@ def test_site_weight_measures_only_a_page_of_the_site(capsys, tmp_path, page):
     assert code == 2 and out == ""
     line = one_line(err, "site-weight")
     assert "not an HTML page of the built site" in line and len(line) < 300, line
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["bench", "--repeats", "10" + "0" * 28], "--repeats: must be at most 100, not"),
+    (["bench", "--max-trials", "100000000"], "--max-trials: must be at most 10,000,000, not 100000000"),
+    (["bench", "--max-seconds", "1e9"], "--max-seconds: must be at most 86,400 seconds (a day)"),
+    (["bench", "--icepool-budget", "1e9"], "--icepool-budget: must be at most 86,400 seconds"),
+    (["mutate", "--timeout", "1e300"], "--timeout: must be at most 86,400 seconds"),
+    (["mutate", "--jobs", "100000"], "--jobs: must be at most 256"),
+    (["review", "--timeout", "1e12"], "--timeout: must be at most 86,400 seconds"),
+], ids=["repeats", "max-trials", "max-seconds", "icepool-budget", "mutate-timeout", "jobs", "review-timeout"])
+def test_a_count_or_time_no_run_could_finish_is_one_sentence(capsys, argv, words):
+    """`bench --repeats 10^29` ran for ever (Ctrl-C worked): a count or limit that would run for days is refused
+    before any work, like any other bad option."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert words in one_line(err, argv[0]), err
