@@ -542,8 +542,10 @@ class Structure:
     faqs: int
     last_line: str
     first_line: str
+    section_lines: list[int]
+    last_line_number: int
 
-    KEYS = ("chapters", "appendix", "faqs", "first_line", "last_line")
+    KEYS = ("chapters", "appendix", "faqs", "first_line", "last_line", "section_lines", "last_line_number")
     CHAPTER_KEYS = ("number", "title", "sections", "last", "printed")
 
     @classmethod
@@ -603,8 +605,19 @@ class Structure:
         for key in ("first_line", "last_line"):
             if not (isinstance(data[key], str) and data[key].strip()):
                 raise IngestError(f"{path}: {key!r} must be the document's {key.split('_')[0]} line of text")
-        return cls(path, [dict(c) for c in chapters], list(appendix), faqs, " ".join(data["last_line"].split()),
-                   " ".join(data["first_line"].split()))
+        starts, end = data["section_lines"], data["last_line_number"]
+        whole = lambda n: isinstance(n, int) and not isinstance(n, bool) and n >= 1  # noqa: E731
+        if not (isinstance(starts, list) and all(whole(n) for n in starts) and starts == sorted(starts)):
+            raise IngestError(f"{path}: 'section_lines' must be the line numbers each numbered section printing starts "
+                              "on, in order")
+        if not whole(end) or (starts and end <= starts[-1]):
+            raise IngestError(f"{path}: 'last_line_number' must be the line number of the document's last line")
+        made = cls(path, [dict(c) for c in chapters], list(appendix), faqs, " ".join(data["last_line"].split()),
+                   " ".join(data["first_line"].split()), list(starts), end)
+        if len(starts) != len(made.printed()):
+            raise IngestError(f"{path}: 'section_lines' has {len(starts)} lines for {len(made.printed())} section "
+                              "printings")
+        return made
 
     def printed(self) -> list[str]:
         """Every numbered section printing the document must have, in order."""
@@ -675,6 +688,7 @@ class Structure:
                     after = f" follows {previous[0]}, but" if previous else " comes first, but"
                     problem = f"{ref}{after} {self._describe(want)} should come first: it is missing or out of order"
                 raise IngestError(f"{path}: line {block.start}: {problem}")
+            self._check_start(index, printings, path)
             first.setdefault(ref, block.start)
             count[ref] += 1
         if len(printings) > len(expected):
@@ -689,6 +703,19 @@ class Structure:
             if title != chapter["last"]:
                 raise IngestError(f"{path}: line {block.start}: {ref}, the last section of chapter "
                                   f"{chapter['number']}, is headed {shown(title)}, not {shown(chapter['last'])}")
+
+    def _check_start(self, index: int, printings: list, path: Path) -> None:
+        """Each section printing starts on the line structure.yaml pins: a body line deleted, added or printed twice
+        moves every section after it (the shape checks above see headings only)."""
+        ref, block = printings[index]
+        want = self.section_lines[index]
+        if block.start != want:
+            before = (f"line {printings[index - 1][1].start} ({printings[index - 1][0]})" if index
+                      else "the start of the document")
+            moved = abs(block.start - want)
+            raise IngestError(f"{path}: line {block.start}: {ref} starts on line {block.start}, not {want} as "
+                              f"{self.path.name} says: {moved} line{'s' if moved > 1 else ''} "
+                              f"{'added' if block.start > want else 'missing'} between {before} and it")
 
     def _check_appendix(self, blocks: list[Block], path: Path) -> None:
         got = [b for b in blocks if b.kind == "appendix"]
@@ -729,6 +756,13 @@ class Structure:
             raise IngestError(f"{path}: line {end}: the FAQ list stops after {pairs} of {self.faqs} "
                               f"questions{dangling}; the document is cut short")
         final = lines[end - 1].text
+        if end != self.last_line_number and " ".join(final.split()) == self.last_line:
+            last = [b for b in blocks if b.kind == "section"][-1]
+            moved = abs(end - self.last_line_number)
+            raise IngestError(f"{path}: line {end}: the document's last line is line {end}, not "
+                              f"{self.last_line_number} as {self.path.name} says: {moved} line{'s' if moved > 1 else ''} "
+                              f"{'added' if end > self.last_line_number else 'missing'} after the last section's start "
+                              f"(line {last.start})")
         if " ".join(final.split()) != self.last_line:
             raise IngestError(f"{path}: line {end}: the document's last line reads {shown(final, end=True)}, not "
                               f"{shown(self.last_line, end=True)} as {self.path.name} says; it is cut short or changed")

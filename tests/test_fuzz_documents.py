@@ -477,6 +477,38 @@ def test_a_line_deleted_or_added_anywhere_in_a_layout_document_is_refused(damage
     assert (f"next line reading it is line {shifted}" if added else f"on line {shifted}, not {after}") in err, err
 
 
+CORE_PINS = yaml.safe_load((SPEC / "core" / "annotations" / "structure.yaml").read_text(encoding="utf-8"))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(at=st.integers(1, CORE_PINS["last_line_number"]), added=st.booleans(),
+       text=st.sampled_from(["", "A line of text the Core Rules do not have."]))
+def test_a_line_deleted_or_added_anywhere_in_the_core_rules_is_refused(at, added, text, workdir):
+    """Issue 21: 23 of 30 random body-line deletions of the Core Rules were ingested silently (its shape checks saw
+    headings only). structure.yaml pins the line each section printing starts on and the document's last line: the
+    first section after the damage is found a line off, one sentence naming it, exit 2, nothing written."""
+    lines = CORE.read_text(encoding="utf-8").split("\n")
+    if added:
+        lines.insert(at - 1, text)
+    else:
+        del lines[at - 1]
+    with tempfile.TemporaryDirectory(dir=workdir) as folder:
+        folder = Path(folder)
+        document = folder / "damaged.txt"
+        document.write_text("\n".join(lines), encoding="utf-8")
+        out = _spec_for(folder, "core")
+        before = _tree(out)
+        code, err = _run(["ingest", str(document), "--ruleset", "core", "--spec", str(out)])
+        assert code == 2, f"line {at} {'added' if added else 'deleted'}: exit {code}, {err!r}"
+        assert len(err.split("\n")) == 1 and err.startswith("rules40k ingest: ") and "Traceback" not in err, err
+        assert _tree(out) == before
+    starts = CORE_PINS["section_lines"]
+    if starts[0] < at and at not in starts and at < CORE_PINS["last_line_number"] - 1:  # inside the body
+        moved = next((line for line in starts if line > at), None)
+        words = f"not {moved} as structure.yaml says" if moved else f"not {CORE_PINS['last_line_number']} as"
+        assert words in err and ("line added" if added else "line missing") in err, err
+
+
 WEB = SPEC / "sources" / "ninth-web.txt"
 WEB_NAME = yaml.safe_load((SPEC / "sources" / "ninth-web.yaml").read_text(encoding="utf-8"))["original_name"]
 
