@@ -699,6 +699,9 @@ def read_game(data: Mapping[str, Any], name: str = "<game>") -> Game:
     players = data.get("players")
     if not isinstance(players, Mapping) or set(players) != set(PLAYERS):
         raise ScoringError(f"{name}: players must name exactly the attacker and the defender")
+    if not isinstance(data.get("mission"), str):
+        raise ScoringError(f"{name}: mission must name the mission played (its slug, such as seize-ground), not "
+                           f"{shown(data.get('mission'))}")
     secondaries, ready, psykers = {}, {}, {}
     for player, entry in players.items():
         if not isinstance(entry, Mapping) or not isinstance(entry.get("secondaries"), list):
