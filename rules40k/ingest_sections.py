@@ -20,6 +20,7 @@ Fragments displaced past a summary box are reported, not moved.
 from __future__ import annotations
 
 import re
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,8 @@ from rules40k.ingest import (IngestError, Line, _load_annotation, check_document
                              join_lines, shown, split_notes)
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
-LAYOUT_KEYS = ("document", "marker", "last_line", "last_line_number", "chapters", "pages", "entries")
+LAYOUT_KEYS = ("document", "marker", "last_line", "last_line_number", "chapters", "pages", "entries", "printings")
+PRINTING_KEYS = ("name", "marker", "last_line", "last_line_number", "entries")
 ENTRY_KEYS = {"at": str, "starts": str, "line": int, "ref": str, "intro": str, "note": str, "drop": str,
               "chapter": str, "title": str, "attributes": dict, "keep_heading": bool}
 KIND_NAMES = {str: "a non-empty string", dict: "a mapping", bool: "true or false",
@@ -51,6 +53,15 @@ class SectionsLayout:
     pages: dict[str, list[str]]
     last_line: str
     last_line_number: int
+    printings: list["PrintingLayout"] = dataclasses.field(default_factory=list)
+
+    @property
+    def label(self) -> str:  # how errors name the layout
+        return str(self.path)
+
+    @property
+    def short(self) -> str:
+        return self.path.name
 
     @classmethod
     def load(cls, path: Path) -> "SectionsLayout":
@@ -138,24 +149,120 @@ class SectionsLayout:
         if data["last_line_number"] <= entries[-1]["line"]:
             raise IngestError(f"{path}: 'last_line_number' {data['last_line_number']} does not come after the last "
                               f"entry's line ({entries[-1]['line']})")
+        printings = data.get("printings") or []
+        if not isinstance(printings, list):
+            raise IngestError(f"{path}: 'printings' must be a list of the ruleset's other printings")
+        loaded = [PrintingLayout.load(item, index, path, refs, numbers)
+                  for index, item in enumerate(printings, 1)]
+        names = [p.name for p in loaded]
+        if len(set(names)) != len(names):
+            raise IngestError(f"{path}: printings: a printing is named twice ({', '.join(names)})")
         return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages,
-                   " ".join(data["last_line"].split()), data["last_line_number"])
+                   " ".join(data["last_line"].split()), data["last_line_number"], loaded)
+
+
+@dataclass
+class PrintingLayout:
+    """Another printing of the ruleset (kept in spec/sources/<ruleset>-<name>.txt), partitioned like the primary: each
+    block is the primary's section it prints (``ref``), a section only this printing has (``ref`` with its
+    ``chapter`` and ``title``), a chapter introduction, or a dropped stretch with its reason."""
+
+    path: Path
+    name: str
+    marker: str
+    entries: list[dict]
+    last_line: str
+    last_line_number: int
+
+    @property
+    def label(self) -> str:  # how errors name this part of the layout
+        return f"{self.path} (printings.{self.name})"
+
+    @property
+    def short(self) -> str:
+        return f"{self.path.name} (printings.{self.name})"
+
+    @classmethod
+    def load(cls, data: Any, index: int, path: Path, primary: set[str], numbers: list[str]) -> "PrintingLayout":
+        where = f"{path}: printings item {index}"
+        if not isinstance(data, dict):
+            raise IngestError(f"{where} must be a mapping ({', '.join(PRINTING_KEYS)})")
+        for key in data:
+            if key not in PRINTING_KEYS:
+                raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(PRINTING_KEYS)})")
+        for key in PRINTING_KEYS:
+            if key not in data:
+                raise IngestError(f"{where} lacks {key!r}")
+        name = data["name"]
+        if not isinstance(name, str) or not spec_access.SLUG_REF.match(name) or "/" in name:
+            raise IngestError(f"{where}: 'name' must be the printing's name (as kept: spec/sources/<ruleset>-<name>.txt), "
+                              f"not {shown(name)}")
+        for key in ("marker", "last_line"):
+            if not (isinstance(data[key], str) and data[key].strip()):
+                raise IngestError(f"{where}: {key!r} must be a line of the printing")
+        if not _line_number(data["last_line_number"]):
+            raise IngestError(f"{where}: 'last_line_number' must be the line number of 'last_line' in the printing, "
+                              f"not {shown(data['last_line_number'])}")
+        entries = data["entries"]
+        if not isinstance(entries, list) or not entries:
+            raise IngestError(f"{where}: 'entries' must be a non-empty list")
+        seen: set[str] = set()
+        for number, entry in enumerate(entries, 1):
+            at = f"{where} entries item {number}"
+            if not isinstance(entry, dict) or ("at" in entry) == ("starts" in entry):
+                raise IngestError(f"{at} must be a mapping with exactly one of 'at' or 'starts'")
+            for key, value in entry.items():
+                kind = ENTRY_KEYS.get(key)
+                if kind is None or key == "note":
+                    raise IngestError(f"{at} has unknown key {shown(key)}")
+                if not (_line_number(value) if kind is int else isinstance(value, kind)) or (
+                        kind is str and not value.strip()):
+                    raise IngestError(f"{at}: {key!r} must be {KIND_NAMES[kind]}, not {shown(value)}")
+            if "line" not in entry:
+                raise IngestError(f"{at} lacks 'line', the line number its block starts on")
+            if number > 1 and entry["line"] <= entries[number - 2]["line"]:
+                raise IngestError(f"{at}: 'line' {entry['line']} does not come after the previous entry's "
+                                  f"({entries[number - 2]['line']})")
+            kinds = [k for k in ("ref", "intro", "drop") if k in entry]
+            if len(kinds) != 1:
+                raise IngestError(f"{at} must have exactly one of ref, intro, drop")
+            if "ref" in entry:
+                ref = entry["ref"]
+                if not spec_access.SLUG_REF.match(ref):
+                    raise IngestError(f"{at}: {shown(ref)} is not a reference (lower-case slugs joined by '/')")
+                if ref in seen:
+                    raise IngestError(f"{at}: reference {ref!r} appears twice in this printing")
+                seen.add(ref)
+                if ref in primary:
+                    if "chapter" in entry or "title" in entry:
+                        raise IngestError(f"{at}: {ref!r} is a section of the primary printing; its chapter and "
+                                          "title come from there")
+                elif entry.get("chapter") not in numbers or not entry.get("title"):
+                    raise IngestError(f"{at}: {ref!r} is no section of the primary printing, so it needs the chapter "
+                                      "it belongs to (one of 'chapters') and its title")
+            if "intro" in entry and entry["intro"] not in numbers:
+                raise IngestError(f"{at}: intro for unknown chapter {entry['intro']!r}")
+        if data["last_line_number"] <= entries[-1]["line"]:
+            raise IngestError(f"{where}: 'last_line_number' {data['last_line_number']} does not come after the last "
+                              f"entry's line ({entries[-1]['line']})")
+        return cls(path, name, str(data["marker"]), entries, " ".join(data["last_line"].split()),
+                   data["last_line_number"])
 
 
 def _line_number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def _shifted(path: Path, layout: SectionsLayout, found: int, expected: int, what: str, after: str) -> IngestError:
+def _shifted(path: Path, layout: "SectionsLayout | PrintingLayout", found: int, expected: int, what: str, after: str) -> IngestError:
     """A block (or the last line) found on another line than the layout pins: lines were deleted or added before it
     (``after``: after the last place that was where the layout says), or its own heading is gone."""
     if found < expected:
         count = expected - found
-        return IngestError(f"{path}: line {found}: {what} is on line {found}, not {expected} as {layout.path.name} "
+        return IngestError(f"{path}: line {found}: {what} is on line {found}, not {expected} as {layout.short} "
                            f"says: {count} line{'s' if count > 1 else ''} missing {after}; the document is damaged "
                            "or a different version")
     count = found - expected
-    return IngestError(f"{path}: line {expected}: {what} should be on line {expected} ({layout.path.name}), and the "
+    return IngestError(f"{path}: line {expected}: {what} should be on line {expected} ({layout.short}), and the "
                        f"next line reading it is line {found}: its heading is missing or changed, or {count} "
                        f"line{'s' if count > 1 else ''} added {after}")
 
@@ -164,17 +271,21 @@ def _starts_here(entry: dict, text: str) -> bool:
     return text == entry["at"] if "at" in entry else text.startswith(entry["starts"])
 
 
-def partition(lines: list[Line], layout: SectionsLayout, path: Path) -> list[tuple[dict, list[Line]]]:
+def partition(lines: list[Line], layout: "SectionsLayout | PrintingLayout", path: Path) -> list[tuple[dict, list[Line]]]:
     """Cut the document into the layout's blocks, in order; a block not found stops the ingest."""
     starts: list[int] = []
     position = 0
+    where = {line.number: i for i, line in enumerate(lines)}
     for index, entry in enumerate(layout.entries, 1):
+        pinned = where.get(entry["line"])
+        if pinned is not None and pinned >= position and _starts_here(entry, lines[pinned].text):
+            position = pinned  # the heading where the layout pins it (an earlier line may read the same: a step list)
         while position < len(lines) and not _starts_here(entry, lines[position].text):
             position += 1
         if position == len(lines):
             what = entry.get("at") or entry.get("starts")
             after = f" after line {lines[starts[-1]].number}" if starts else ""
-            raise IngestError(f"{layout.path}: entries item {index} ({what!r}) matches no line of {path}{after}; "
+            raise IngestError(f"{layout.label}: entries item {index} ({what!r}) matches no line of {path}{after}; "
                               "the document may be truncated, damaged or a different version")
         starts.append(position)
         position += 1
@@ -186,14 +297,14 @@ def partition(lines: list[Line], layout: SectionsLayout, path: Path) -> list[tup
         if lines[start].number != entry["line"]:
             what = f"entries item {index} ({shown(entry.get('at') or entry.get('starts'))})"
             after = (f"between line {lines[starts[index - 2]].number} (where entries item {index - 1} starts, as "
-                     f"{layout.path.name} says) and it") if index > 1 else "before it"
+                     f"{layout.short} says) and it") if index > 1 else "before it"
             raise _shifted(path, layout, lines[start].number, entry["line"], what, after)
     bounds = starts + [len(lines)]
     check_end(lines[starts[-1]:], layout, path)
     return [(entry, lines[bounds[i]:bounds[i + 1]]) for i, entry in enumerate(layout.entries)]
 
 
-def check_end(last_block: list[Line], layout: SectionsLayout, path: Path) -> None:
+def check_end(last_block: list[Line], layout: "SectionsLayout | PrintingLayout", path: Path) -> None:
     """The document ends with the layout's ``last_line``, and nothing follows it.
 
     The last block runs to the end of the file, so without this a document cut short inside it, or
@@ -202,7 +313,7 @@ def check_end(last_block: list[Line], layout: SectionsLayout, path: Path) -> Non
     if end is None:
         final = next((line for line in reversed(last_block) if line.text), last_block[0])
         raise IngestError(f"{path}: line {final.number}: the document ends with {shown(final.text, end=True)}, not "
-                          f"with {shown(layout.last_line, end=True)} as {layout.path.name} says; it is cut short or "
+                          f"with {shown(layout.last_line, end=True)} as {layout.short} says; it is cut short or "
                           "changed")
     if end.number != layout.last_line_number:
         raise _shifted(path, layout, end.number, layout.last_line_number, f"the last line {shown(layout.last_line)}",
@@ -278,8 +389,9 @@ def citations(text: str, pages: dict[str, list[str]]) -> tuple[list[str], list[s
     return found, unmapped
 
 
-def build(lines: list[Line], layout: SectionsLayout, path: Path) -> dict:
-    """Assemble chapters, entries and the ingest report of a sections document."""
+def build(lines: list[Line], layout: SectionsLayout, path: Path, annotations: Path | None = None) -> dict:
+    """Assemble chapters, entries and the ingest report of a sections document (and of its other printings, kept
+    beside the spec that ``annotations`` belongs to), the primary printing first: its damage is named first."""
     if not any(line.text == layout.marker for line in lines):
         raise IngestError(f"{path}: not the expected document (no line reads {layout.marker!r})")
     blocks = partition(lines, layout, path)
@@ -317,6 +429,11 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path) -> dict:
             sections[entry["ref"]] = section
             chapters[entry["chapter"]]["sections"].append(section)
 
+    printed: dict[str, dict] = {}
+    documents = printing_documents(annotations, layout) if layout.printings and annotations else {}
+    for printing in layout.printings:
+        printed[printing.name] = add_printing(printing, documents[printing.name], chapters, sections)
+
     undefined: list[dict] = []
     garbled: list[dict] = []
     displaced: list[dict] = []
@@ -341,14 +458,94 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path) -> dict:
             "joined_page_breaks": joined,
             "displaced_fragments": displaced,
             "dropped": dropped,
+            **({"printings": printed} if printed else {}),
         },
     }
 
 
+def add_printing(printing: PrintingLayout, document: Path, chapters: dict[str, dict],
+                 sections: dict[str, dict]) -> dict:
+    """Partition another printing and put each block beside the primary's section it prints (``printings.<name>``:
+    its heading, lines and text), or add it as a section only this printing has (``printing: <name>``), after the
+    section this printing puts before it in the same chapter. Returns the printing's part of the ingest report."""
+    from rules40k.ingest import read_document
+
+    lines = read_document(document)
+    if not any(line.text == printing.marker for line in lines):
+        raise IngestError(f"{document}: not the expected printing (no line reads {printing.marker!r})")
+    report: dict = {"document": document.name, "sections": 0, "only_here": [], "not_printed": [], "dropped": []}
+    previous: dict[str, str] = {}  # chapter -> the last section of this printing placed in it
+    for entry, block in partition(lines, printing, document):
+        start, end = block[0].number, block[-1].number
+        while end > start and not lines[end - 1].text:
+            end -= 1
+        if "drop" in entry:
+            report["dropped"].append({"lines": [start, end], "why": " ".join(entry["drop"].split())})
+            continue
+        text = join_page_breaks(join_lines(block[1:] if "at" in entry else block), start, [])
+        if "intro" in entry:
+            chapter = chapters[entry["intro"]]
+            intros = chapter.setdefault("printings", {}).setdefault(printing.name, {"intro": ""})
+            intros["intro"] = (intros["intro"] + "\n\n" + text).strip()
+            continue
+        text, notes = split_notes(text)
+        printed = {"heading": block[0].text, "line": start, "lines": [start, end], "text": text,
+                   "notes": [{**n, "line": start} for n in notes]}
+        ref = entry["ref"]
+        report["sections"] += 1
+        if ref in sections:
+            sections[ref].setdefault("printings", {})[printing.name] = printed
+            previous[_chapter_of(chapters, ref)] = ref
+            continue
+        section = {"ref": ref, "title": entry["title"], "printing": printing.name, **printed, "cites": [],
+                   "see_also": []}
+        found = tables(block)
+        if found:
+            section["tables"] = found
+        sections[ref] = section
+        listed = chapters[entry["chapter"]]["sections"]
+        after = previous.get(entry["chapter"])
+        at = next((i + 1 for i, s in enumerate(listed) if s["ref"] == after), 0)
+        listed.insert(at, section)
+        previous[entry["chapter"]] = ref
+        report["only_here"].append(ref)
+    report["not_printed"] = [ref for ref, s in sections.items()
+                             if not s.get("printing") and printing.name not in (s.get("printings") or {})]
+    return report
+
+
+def _chapter_of(chapters: dict[str, dict], ref: str) -> str:
+    return next(number for number, chapter in chapters.items() if any(s["ref"] == ref for s in chapter["sections"]))
+
+
+def printing_documents(annotations: Path, layout: SectionsLayout) -> dict[str, Path]:
+    """The kept copy of each printing the layout names (spec/sources/<ruleset>-<name>.txt), checked against the
+    sha256 its provenance records: a printing is read only as it was kept."""
+    import hashlib
+
+    spec_root, ruleset = annotations.parent.parent, annotations.parent.name
+    found: dict[str, Path] = {}
+    for printing in layout.printings:
+        provenance = spec_root / "sources" / f"{ruleset}-{printing.name}.yaml"
+        if not provenance.is_file():
+            raise IngestError(f"{layout.path}: printings.{printing.name}: no kept copy of that printing ({provenance} "
+                              f"is missing; keep it first with `rules40k ingest --ruleset {ruleset} --printing "
+                              f"{printing.name} DOCUMENT`)")
+        kept = spec_access.load_yaml(provenance) or {}
+        document = provenance.parent / str(kept.get("file") or "")
+        if not document.is_file():
+            raise IngestError(f"{provenance}: the kept copy {document.name} is missing")
+        if hashlib.sha256(document.read_bytes()).hexdigest() != kept.get("sha256"):
+            raise IngestError(f"{document}: its sha256 is not the one {provenance.name} records; the kept printing "
+                              "was changed")
+        found[printing.name] = document
+    return found
+
+
 def read_and_build(document: Path, annotations: Path) -> tuple[dict, dict]:
-    """The parsed document and the layout's document metadata."""
+    """The parsed document (with its other printings) and the layout's document metadata."""
     from rules40k.ingest import read_document
 
     layout = SectionsLayout.load(annotations / "layout.yaml")
-    return build(read_document(document), layout, document), layout.document
+    return build(read_document(document), layout, document, annotations), layout.document
 

@@ -310,6 +310,7 @@ def test_ingest_interrupted(tmp_path, snapshot, signum):
     see tests/test_cli_robust.py.)"""
     spec_root = tmp_path / "spec"
     shutil.copytree(REPO / "spec" / "ninth" / "annotations", spec_root / "ninth" / "annotations")
+    shutil.copytree(REPO / "spec" / "sources", spec_root / "sources")  # the web printing the layout reads
     before = snapshot(spec_root)
     document = tmp_path / "document.txt"
     shutil.copyfile(REPO / "spec" / "sources" / "ninth.txt", document)

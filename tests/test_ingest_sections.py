@@ -26,6 +26,7 @@ def source(name: str) -> Path:
 def _copy_spec(tmp_path: Path, name: str) -> Path:
     root = tmp_path / "spec"
     shutil.copytree(REPO / "spec" / name / "annotations", root / name / "annotations")
+    shutil.copytree(REPO / "spec" / "sources", root / "sources")  # the kept printings a layout's `printings` read
     return root
 
 
@@ -154,7 +155,7 @@ def _damage(name: str, how: str) -> str:
         return "\n".join(lines[:last] + [lines[last][: len(lines[last]) // 2]])
     if how == "last-entry-of-a-chapter-deleted":
         chapter = entries[-1][0].get("chapter") or next(e.get("chapter") for e, _ in reversed(entries) if "ref" in e)
-        entry, index = [(e, i) for e, i in entries if e.get("chapter") == chapter and "at" in e][-1]
+        entry, index = [(e, i) for e, i in entries if e.get("chapter") == chapter][-1]  # its heading or term line
         return "\n".join(lines[:index] + lines[index + 1:])
     if how == "heading-renamed-onto-its-neighbour":
         (entry, index), (neighbour, _) = next(((a, b) for a, b in zip(entries, entries[1:])
