@@ -552,6 +552,66 @@ def cmd_calc(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """The same attack under each ruleset named, side by side, with each one's difference from the first."""
+    from rules import spec
+    from rules40k import compare_editions
+
+    data, source = _read_scenario_source(args.scenario)
+    try:
+        names = compare_editions.parse_rulesets(args.rulesets)
+        answer = compare_editions.compare(data, names, source)
+    except compare_editions.CompareError as error:
+        raise UsageError(str(error)) from None
+    labels = {name: spec.ruleset(name).get("short", name) for name in names}
+    if args.plot:
+        plot_path = Path(args.plot)
+        if plot_path.suffix not in {".svg", ".png", ".pdf"}:
+            raise UsageError(f"{args.plot}: the plot must be an .svg, .png or .pdf file")
+        compare_editions.plot(answer, plot_path, labels)
+    if args.json:
+        print(json.dumps(compare_editions.as_json(answer, _ratio), indent=2))
+        return 0
+    console = _console()
+    results, base = answer["results"], names[0]
+    table = _table(title="Models destroyed, the same attack under each ruleset")
+    table.add_column("models", justify="right")
+    for name in names:
+        table.add_column(labels[name], justify="right")
+    for name in names[1:]:
+        table.add_column(f"{labels[name]} − {labels[base]}", justify="right")
+    counts = sorted({k for result in results.values() for k in result.models_destroyed})
+    for k in counts:
+        cells = [_percent(results[name].models_destroyed.get(k, 0)) for name in names]
+        cells += [_points(answer["differences"][name]["models_destroyed"][k], args.exact) for name in names[1:]]
+        table.add_row(str(k), *cells)
+    console.print(table)
+    for name in names:
+        result = results[name]
+        console.print(f"{labels[name]}: {float(result.expected_models_destroyed):.2f} models destroyed and "
+                      f"{float(result.expected_wounds_lost):.2f} wounds lost on average"
+                      + (f" (exactly {_ratio(result.expected_models_destroyed)} and "
+                         f"{_ratio(result.expected_wounds_lost)})" if args.exact else "") + ".")
+    for name in names[1:]:
+        diff = answer["differences"][name]
+        console.print(f"{labels[name]} against {labels[base]}: {_signed(diff['expected_models_destroyed'])} models "
+                      f"and {_signed(diff['expected_wounds_lost'])} wounds on average; the chances of a count differ "
+                      f"by at most {float(diff['largest_gap']) * 100:.1f} percentage points.")
+    return 0
+
+
+def _points(change, exact: bool) -> str:
+    """A change in a chance, in percentage points (+3.2 pp), exact beside it on request."""
+    if change == 0:
+        return "0"
+    text = f"{float(change) * 100:+.1f} pp"
+    return f"{text} ({'-' if change < 0 else '+'}{_ratio(abs(change))})" if exact else text
+
+
+def _signed(value) -> str:
+    return f"{float(value):+.2f}"
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """Replay a mission pack game's scoring moments and print its scoring sheet."""
     import yaml
@@ -1233,6 +1293,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.svg", help="draw the distributions (.svg, .png or .pdf)")
     _ruleset_option(p, "the ruleset whose attack rules to use (core or quickref)")
     p.set_defaults(run=cmd_calc)
+
+    p = verbs.add_parser("compare", help="the same attack scenario under several rulesets' attack rules, side by side")
+    p.add_argument("scenario", help="scenario JSON file, or - for standard input (an `editions` key may restate its "
+                                    "weapons, target, context or choices for one ruleset)")
+    p.add_argument("--rulesets", required=True, help="two or more rulesets with attack rules, joined by commas; the "
+                                                     "first is the baseline (e.g. core,quickref)")
+    p.add_argument("--json", action="store_true", help="machine output with exact p/q probabilities")
+    p.add_argument("--exact", action="store_true", help="show the exact p/q beside the rounded figures")
+    p.add_argument("--plot", metavar="FILE.svg", help="draw the distributions and differences (.svg, .png or .pdf)")
+    p.set_defaults(run=cmd_compare)
 
     p = verbs.add_parser("bench", help="time the exact calculator against icepool and a dice-rolling simulation")
     p.add_argument("scenario", nargs="*",
