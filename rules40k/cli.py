@@ -671,8 +671,8 @@ def _answer_words(value: Any) -> str:
 
 
 def _print_ruleset_review(report: dict) -> None:
-    """A review of a derived ruleset against the Core Rules: counts, then the differences grouped by the sheet's
-    chapters (one sentence each), then the agreements and the claims not compared, each with its reason."""
+    """A review of a derived ruleset against the Core Rules: counts, then the differences grouped by the derived
+    ruleset's chapters (one sentence each), then the agreements and the claims not compared, each with its reason."""
     from rules40k import compare
 
     console = _console()
@@ -685,7 +685,11 @@ def _print_ruleset_review(report: dict) -> None:
                                                           for s in compare.VERDICTS if tally[s])
                   + f"; {sum(t['changed'] for t in cells.values()):,} input cells differ in all.", markup=False)
     if tally["differs"]:
-        console.print("\n[bold]Differences[/], by topic (the sheet's answer, then the Core Rules'):")
+        from rules import spec
+
+        mine = spec.ruleset(derived).get("short", derived) if derived in spec.rulesets() else derived
+        console.print(f"\n[bold]Differences[/], by topic (each answer as {mine} gives it, then as the Core Rules "
+                      "do):")
     for topic in dict.fromkeys(v["topic"] for v in tally["differs"]):
         console.print(f"  [bold]{topic}[/]")
         for verdict in (v for v in tally["differs"] if v["topic"] == topic):

@@ -1,0 +1,59 @@
+"""The Core Rules' answers to the questions the earlier edition's rules answer, for ``rules40k review ninth core``.
+
+Each function here takes the same named inputs as the ``rules.ninth`` function it is compared with
+(spec/ninth/annotations/concepts.yaml) and answers by calling the real Core Rules functions of ``rules.core``: it only
+translates the earlier edition's inputs into the Core Rules' terms (a kind of roll, a count of models into a level of
+control) and never restates a Core Rules decision itself. Where the editions have no common term, the translation
+is stated in the docstring, and the concept map's note repeats it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import objectives, strategic_reserves
+from rules.core import stratagems as cs
+from rules.core.attack_sequence import Hit
+from rules.ninth.stratagems import Roll
+
+#: The earlier edition's kinds of roll (Command Re-roll's list) as the Core Rules name them; a Psychic test, a Deny
+#: the Witch test and a Morale test have no Core Rules counterpart and are "any other roll".
+_CORE_ROLL = {Roll.HIT: cs.Roll.HIT, Roll.WOUND: cs.Roll.WOUND, Roll.DAMAGE: cs.Roll.DAMAGE,
+              Roll.SAVING_THROW: cs.Roll.SAVE, Roll.ADVANCE: cs.Roll.ADVANCE, Roll.CHARGE: cs.Roll.CHARGE,
+              Roll.PSYCHIC_TEST: cs.Roll.OTHER, Roll.DENY_THE_WITCH: cs.Roll.OTHER,
+              Roll.NUMBER_OF_ATTACKS: cs.Roll.NUMBER_OF_ATTACKS, Roll.MORALE_TEST: cs.Roll.OTHER,
+              Roll.OTHER: cs.Roll.OTHER}
+
+
+def command_re_roll_allowed(roll: Any) -> Any:
+    """15.02: whether Command Re-roll can follow a roll of this kind (made by you for a friendly unit)."""
+    return cs.command_re_roll_allowed(_CORE_ROLL[Roll(roll)], True)
+
+
+def command_re_roll_dice(roll: Any, dice_rolled: Any) -> Any:
+    """15.02: how many of the dice rolled together Command Re-roll rolls again."""
+    return cs.command_re_roll_dice(_CORE_ROLL[Roll(roll)], dice_rolled)
+
+
+def overwatch_hits(unmodified_roll: Any) -> Any:
+    """15.08-15.09: Fire Overwatch shoots with snap shooting, whose hit roll hits only on an unmodified 6."""
+    return cs.snap_hit_roll(unmodified_roll) != Hit.FAIL
+
+
+def control(models_in_range: Any, opponent_models_in_range: Any) -> Any:
+    """14.02: who controls an objective marker (1 the player, -1 the opponent, 0 nobody), each model in range
+    counted with an OC of 1 (the earlier edition counts models; the Core Rules add up OC characteristics, and have
+    no Objective Secured: nothing translates it, so it is no input here)."""
+    controller = objectives.objective_controller(models_in_range, opponent_models_in_range)
+    return {1: 1, 2: -1, objectives.NOBODY: 0}[controller]
+
+
+def may_arrive(battle_round: Any) -> Any:
+    """20.03: whether a Strategic Reserves unit may arrive in this battle round (no rule states another round)."""
+    return strategic_reserves.may_arrive_in_round(battle_round)
+
+
+def may_use_stratagem(cp: Any, cost: Any, used_this_phase: Any) -> Any:
+    """15.01: whether a player may use a Stratagem, on a friendly unit they have not targeted with a Stratagem this
+    phase and that is not battle-shocked (the earlier edition has no such conditions)."""
+    return cs.may_use_stratagem(cp, cost, used_this_phase, 0, True, False)
