@@ -51,6 +51,7 @@ from rules40k_site import sources, tables
 from rules40k_site import not_found
 from rules40k_site import glossary
 from rules40k_site import code_pages
+from rules40k_site import editions
 
 REPO_ROOT = spec.SPEC_ROOT.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -904,6 +905,7 @@ def home_page(books: list[Book], env: jinja2.Environment) -> tuple[str, str]:
                  "source": b.provenance.get("original_name", ""), "counts": summary_counts(b)} for b in books]
     return "index.md", env.get_template("home.md.j2").render(
         {"rulesets": rulesets, "results_run": books[0].results is not None,
+         "editions": len(editions.concepts()) if editions.built(books) else 0,
          "statuses": tables.ordered({s for r in rulesets for s in r["counts"]["checks"]}, tables.STATUS_ORDER)})
 
 
@@ -1158,6 +1160,10 @@ def render(books: list[Book], reviews: list[tuple[str, dict]], plots: dict[str, 
     pages.update(pictures.images(books))  # the SVG images the section and home pages show (site/plots.py)
     path, text = home_page(books, env)
     pages[path] = text
+    try:
+        pages.update(editions.pages(books, Page, escape))  # the Edition comparison area (spec/editions.yaml)
+    except editions.EditionsError as error:
+        raise SiteError(str(error)) from None
     for slug, data in reviews or []:
         plot = (plots or {}).get(slug)
         path, text = review_page(books, env, slug, data, plot)
@@ -1227,7 +1233,7 @@ def nav(books: list[Book], code_files: list[str], reviews: list[tuple[str, dict]
     code = code_pages.nav(code_files)
     errata = [{"Errata reviews": ["reviews/index.md", *({f"{d.get('old', '?')} → {d.get('new', '?')}": f"reviews/{slug}.md"}
                                                         for slug, d in reviews or [])]}]
-    return [{"Home": "index.md"}, *areas, *errata, *code]
+    return [{"Home": "index.md"}, *areas, *editions.nav_entries(books), *errata, *code]
 
 
 def index_data(books: list[Book], code_files: list[str]) -> dict:

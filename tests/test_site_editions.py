@@ -1,0 +1,82 @@
+"""The Edition comparison area (site/editions.py, spec/editions.yaml): its pages quote each ruleset's text, show the
+computed comparison and the worked attack, and a bad concepts file is one sentence naming the entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import spec
+from rules40k_site import editions, generate
+
+
+@pytest.fixture(scope="module")
+def library() -> dict:
+    """Every ruleset's Book, loaded without a build (no check results), sharing one library as a build does."""
+    shared: dict = {}
+    return {name: generate.load(name, Path("/nonexistent"), None, shared) for name in spec.rulesets()}
+
+
+@pytest.fixture(scope="module")
+def pages(library) -> dict[str, str]:
+    books = [library[name] for name in ("core", "ninth", "quickref")]
+    return editions.pages(books, generate.Page, generate.escape)
+
+
+def test_every_concept_has_a_page_in_the_nav(library, pages):
+    books = [library[name] for name in ("core", "ninth", "quickref")]
+    listed = editions.nav_entries(books)[0]["Edition comparison"]
+    assert listed[0] == "editions/index.md"
+    assert [list(entry.values())[0] for entry in listed[1:]] == [editions.page_path(c) for c in editions.concepts()]
+    assert set(pages) == {"editions/index.md", *(editions.page_path(c) for c in editions.concepts())}
+
+
+def test_a_page_quotes_each_ruleset_and_links_its_sections(pages):
+    page = pages["editions/engagement-range.md"]
+    for title in ("## Core Rules", "## Earlier edition: Basic Rules", "## Quick-reference sheet"):
+        assert title in page
+    assert "(../core/03.04.md)" in page and "(../ninth/concepts/engagement-range.md)" in page
+    # The earlier edition's own words, quoted from its text (1" horizontally and 5" vertically).
+    assert "within 1\" horizontally and 5\" vertically of an enemy model" in page
+
+
+def test_the_computed_comparison_is_shown_with_named_inputs(pages):
+    """Objective Secured against 14.02: one Objective Secured model each side, one model each: nobody controls the
+    marker in either edition; the opponent's Objective Secured alone gives it the marker (-1), which the Core Rules,
+    counting one OC each, leave to nobody (0)."""
+    page = pages["editions/objective-control.md"]
+    assert "**differs** on 20 of them" in page
+    assert "opponent objective secured in range 1: -1 here, 0 under the Core Rules" in page
+
+
+def test_the_worked_attack_is_the_same_under_rulesets_that_resolve_it_alike(pages):
+    """Two lascannon shots (BS 3+, S12, AP -3, D6+1) at three Ogryn (T6, Sv 5+, W4): the Core Rules and the sheet
+    print the same hit, wound and save rolls for it, so the two columns are equal."""
+    page = pages["editions/wound-table.md"]
+    table = page[page.index("## A worked attack"):]
+    rows = [line.split("|")[2:-1] for line in table.split("\n") if line.startswith("| ") and "%" in line]
+    assert rows and all(len(set(cells)) == 1 for cells in rows)
+
+
+def test_the_area_needs_the_core_rules_and_another_ruleset(library):
+    assert editions.pages([library["core"]], generate.Page, generate.escape) == {}
+    assert editions.nav_entries([library["ninth"]]) == []
+
+
+@pytest.mark.parametrize("text,message", [
+    ("- {id: x, title: X}\n", "entry 1 needs an id, a title and rulesets"),
+    ("- {id: x, title: X, rulesets: {core: ['99.99']}}\n", "'99.99' is not a section of core"),
+    ("- {id: x, title: X, rulesets: {ninth: [overwatch]}}\n", "the Core Rules among them"),
+    ("- {id: x, title: X, rulesets: {core: ['05.02']}}\n- {id: x, title: Y, rulesets: {core: ['05.01']}}\n",
+     "entry 2: id 'x' appears twice"),
+    ("- {id: x, title: X, rulesets: {core: ['05.02'], nowhere: [a]}}\n", "'nowhere' is not a ruleset"),
+    ("- {id: x, title: X, rulesets: {core: ['05.02']}, colour: red}\n", "unknown key 'colour'"),
+    ("{}\n", "expected a list of concepts"),
+])
+def test_a_bad_concepts_file_is_one_sentence(tmp_path, text, message):
+    path = tmp_path / "editions.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(editions.EditionsError) as caught:
+        editions.concepts(path)
+    assert str(caught.value).startswith(str(path)) and message in str(caught.value)
