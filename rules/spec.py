@@ -97,6 +97,25 @@ def held_documents(root: Path = SPEC_ROOT) -> dict[str, dict]:
     return held
 
 
+def printing_document(ruleset_name: str, printing: str | None = None, root: Path = SPEC_ROOT) -> str:
+    """The seed file a ruleset's printing was ingested from: its own source without ``printing``, else the kept
+    copy of that printing (spec/sources/<ruleset>-<printing>.yaml), by the name it arrived as."""
+    if printing is None:
+        return str(ruleset(ruleset_name).get("source") or "")
+    kept = load_yaml(root / "sources" / f"{ruleset_name}-{printing}.yaml") or {}
+    return str(kept.get("original_name") or f"{ruleset_name}-{printing}")
+
+
+def section_printings(ruleset_name: str, section: dict, root: Path = SPEC_ROOT) -> dict[str, list[int]]:
+    """Where a section is printed: each document's file name and the section's first and last line in it (the
+    primary printing first; a section only another printing has, there alone)."""
+    lines = list(section.get("lines") or [section.get("line"), section.get("line")])
+    out = {printing_document(ruleset_name, section.get("printing"), root): lines}
+    for printing, printed in (section.get("printings") or {}).items():
+        out[printing_document(ruleset_name, printing, root)] = list(printed.get("lines") or [])
+    return out
+
+
 def load_yaml(path: Path) -> Any:
     """A spec file's value, read by the project's one safe YAML reader (rules.safe_yaml)."""
     return safe_yaml.read(path)

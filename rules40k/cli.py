@@ -139,7 +139,7 @@ def _known_ref(ref: str, document: str) -> dict:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from rules import registry
+    from rules import registry, spec
     from rules40k import coverage
 
     name, ref = _ruleset_and_ref(args)
@@ -154,6 +154,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     console.rule(f"[bold]{section['ref']} {section['title']}[/]  [{style}]{row['status']}[/]  [dim]({name})[/]")
     console.print(f"Chapter {section['chapter']['number']}: {section['chapter']['title']}", style="dim")
     console.print(section["text"], markup=False)
+    printed = row["printed_in"]
+    if len(printed) > 1 or section.get("printing"):
+        console.print("\nPrinted in " + "; ".join(f"{document}, lines {a}–{b}" for document, (a, b) in printed.items())
+                      + ("" if len(printed) > 1 else " only"), style="dim")
+    for printing, other in (section.get("printings") or {}).items():
+        if " ".join(other["text"].split()) != " ".join(section["text"].split()):
+            console.print(f"\nAs {spec.printing_document(name, printing)} prints it:", style="dim")
+            console.print(other["text"], markup=False)
     if row["reason"]:
         console.print(f"\n[{style}]{row['status']}:[/] {row['reason']}")
     for function in functions:

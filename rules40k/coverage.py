@@ -49,6 +49,7 @@ def ledger(document: str = "core", report: dict | None = None) -> list[dict]:
             "sources": [f"{f.file}:{f.line}" for f in functions],
             "examples": example_counts.get(ref, 0),
             "lines": list(section.get("lines") or [section.get("line"), section.get("line")]),
+            "printed_in": spec.section_printings(document, section),
             **(verification.get(ref) or {"verified": None, "unverified": [], "uncalled": [], "mutation": None}),
         })
     return rows  # in the order of the spec: the book's order
