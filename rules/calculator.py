@@ -52,10 +52,12 @@ def calculate(scenario: Scenario, engine: str = "fast", ruleset: str = "core") -
 
 
 def outcome(scenario: Mapping, ruleset: str = "core") -> dict:
-    """Read a scenario mapping and return the headline distributions as Fractions (for example data)."""
+    """Read a scenario mapping and return the headline distributions as Fractions (for example data), and each
+    weapon's step as ``calc --explain`` prints it (``steps``), so an example can pin one of the step's numbers."""
     from rules.scenario import read_scenario
 
     result = calculate(read_scenario(scenario), ruleset=ruleset)
     return {"models_destroyed": result.models_destroyed, "wounds_lost": result.wounds_lost,
             "expected_models_destroyed": result.expected_models_destroyed,
-            "expected_wounds_lost": result.expected_wounds_lost, "destroyed_by_group": result.destroyed_by_group}
+            "expected_wounds_lost": result.expected_wounds_lost, "destroyed_by_group": result.destroyed_by_group,
+            "steps": result.steps}
