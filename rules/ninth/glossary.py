@@ -90,17 +90,30 @@ def _terms(expression: str) -> list[tuple[int, int]]:
 
 
 @rule("glossary/maximum-value")
+def dice_maximum(dice: Any, sides: Any, bonus: Any = 0) -> Any:
+    """A roll of ``dice`` D``sides`` plus ``bonus`` at its maximum: every dice at its highest possible value.
+    Interpretation: maximum-value-rule-over-example (the glossary's own example makes 3+D3 5, not 6)."""
+    return dice * sides + bonus
+
+
+@rule("glossary/minimum-value")
+def dice_minimum(dice: Any, sides: Any, bonus: Any = 0) -> Any:
+    """A roll of ``dice`` D``sides`` plus ``bonus`` at its minimum: every dice at its lowest possible value (1)."""
+    return dice * 1 + bonus
+
+
+@rule("glossary/maximum-value")
 def maximum_value(expression: str) -> int:
-    """A random characteristic or roll at its maximum: every dice at its highest value (D3 is 3, 2D6 is 12,
-    3+D3 is 5)."""
-    return sum(count if sides == 0 else count * sides for count, sides in _terms(expression))
+    """A random characteristic or roll at its maximum (D3 is 3, 2D6 is 12, 3+D3 is 6: the printed example says
+    5). Interpretation: maximum-value-rule-over-example."""
+    return sum(dice_maximum(0, 0, count) if sides == 0 else dice_maximum(count, sides) for count, sides in _terms(expression))
 
 
 @rule("glossary/minimum-value")
 def minimum_value(expression: str) -> int:
     """A random characteristic or roll at its minimum: every dice at its lowest value (D6 is 1, 2D6 is 2, 3+D3
     is 4)."""
-    return sum(count for count, _ in _terms(expression))
+    return sum(dice_minimum(0, 0, count) if sides == 0 else dice_minimum(count, sides) for count, sides in _terms(expression))
 
 
 @rule("glossary/double")
