@@ -43,7 +43,7 @@ BATTLE_FORGED_CP_BONUS = {Printing.REPRINT: 1, Printing.WEB: 0}
 
 
 @rule("battle-round", "glossary/battle-round")
-def next_phase(phase: Any, printing: Any = Printing.REPRINT) -> Any:
+def next_phase(phase: Phase, printing: Printing = Printing.REPRINT) -> Any:
     """The phase after this one in a turn, in the printed order (END_OF_TURN after the last). Interpretation:
     reprint-is-the-primary-printing (the web page lists six phases and no Morale phase)."""
     order = PHASES[Printing(printing)]
@@ -66,13 +66,13 @@ def active_player(turn_player: Any) -> Any:
 
 
 @rule("battle-round/out-of-phase-rules")
-def phase_rules_apply(acting_as_if_it_were: Any, rule_phase: Any) -> Any:
+def phase_rules_apply(acting_as_if_it_were: Phase, rule_phase: Phase) -> Any:
     """A unit acting 'as if it were' a phase uses the rules normally used in that phase."""
     return acting_as_if_it_were == rule_phase
 
 
 @rule("battle-round/out-of-phase-rules")
-def stratagem_usable(stratagem_phase: Any, current_phase: Any, printing: Any = Printing.REPRINT) -> Any:
+def stratagem_usable(stratagem_phase: Phase, current_phase: Phase, printing: Printing = Printing.REPRINT) -> Any:
     """A Stratagem for a specific phase can be used only in that very phase, never for a unit acting 'as if it
     were' that phase in another (the reprint; the web page prints no such exception and leaves the phase's rules
     to apply). Interpretation: reprint-is-the-primary-printing."""
@@ -80,7 +80,7 @@ def stratagem_usable(stratagem_phase: Any, current_phase: Any, printing: Any = P
 
 
 @rule("command-phase", "glossary/battle-forged-cp-bonus", "glossary/cp")
-def cp_after_battle_forged_bonus(cp: Any, battle_forged: Any, printing: Any = Printing.REPRINT) -> Any:
+def cp_after_battle_forged_bonus(cp: Any, battle_forged: Any, printing: Printing = Printing.REPRINT) -> Any:
     """At the start of the Command phase, before anything else, a Battle-forged army gains 1CP (the reprint; the
     web page has no such bonus). Interpretation: reprint-is-the-primary-printing."""
     bonus = If(printing == Printing.REPRINT, BATTLE_FORGED_CP_BONUS[Printing.REPRINT],

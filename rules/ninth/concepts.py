@@ -209,7 +209,7 @@ def re_rolls_every_dice(roll_of_several_dice_added: Any, rule_names_specific_dic
     """Whether re-rolling a roll re-rolls all of its dice: a roll of several dice added together is re-rolled
     whole unless otherwise stated, but a rule that lets specific dice results be re-rolled re-rolls only those
     dice. Interpretation: re-roll-prose-over-glossary (the glossary says all dice, always)."""
-    return And(Not(rule_names_specific_dice_results), Or(Not(roll_of_several_dice_added), Not(rule_says_otherwise)))
+    return Or(Not(roll_of_several_dice_added), And(Not(rule_names_specific_dice_results), Not(rule_says_otherwise)))
 
 
 @rule("concepts/re-rolls")

@@ -70,7 +70,7 @@ def can_make_ranged_attacks(ballistic_skill: Any) -> bool:
 
 
 @rule("datasheets/modifying-characteristics", "glossary/modifying-characteristics")
-def never_modified_below_one(characteristic: Any) -> Any:
+def never_modified_below_one(characteristic: Characteristic) -> Any:
     """Whether modifiers can never take this characteristic below 1: Strength, Toughness, Attacks, Leadership.
     Interpretation: reprint-is-the-primary-printing (the web page's bullet adds Initiative)."""
     return Or(*(characteristic == c for c in FLOORED_AT_ONE))
@@ -78,7 +78,7 @@ def never_modified_below_one(characteristic: Any) -> Any:
 
 @rule("datasheets/modifying-characteristics", "glossary/modifying-characteristics",
       "glossary/modifying-a-units-characteristic")
-def modified_characteristic(characteristic: Any, value: Any, replaced_by: Any = None, divide_by: Sequence[Any] = (),
+def modified_characteristic(characteristic: Characteristic, value: Any, replaced_by: Any = None, divide_by: Sequence[Any] = (),
                             multiply_by: Sequence[Any] = (), add: Sequence[Any] = (),
                             subtract: Sequence[Any] = ()) -> Any:
     """A characteristic after the rules that change it: a '-' is never modified; a replacement comes first; then
