@@ -37,7 +37,7 @@ def _modifier_facts() -> tuple[list, dict]:
     return pre, {"roll": roll, "divisor": divisor, "factor": factor, "bonus": bonus, "penalty": penalty}
 
 
-# -- Dice ----------------------------------------------------------------------------------------------------------------
+# -- Dice --------------------------------------------------------------------------------------------------------------
 
 
 @proof("ninth-d3-halving-agrees-with-the-glossary-table", ("ninth:concepts/dice", "ninth:glossary/d3"),
@@ -107,7 +107,7 @@ def _floors() -> Built:
     return pre, goal, {**f, "characteristic": characteristic}
 
 
-# -- Re-rolls, roll-offs, sequencing ------------------------------------------------------------------------------------
+# -- Re-rolls, roll-offs, sequencing -----------------------------------------------------------------------------------
 
 
 @proof("ninth-roll-off-fair-and-ties-rolled-again", ("ninth:concepts/roll-offs", "ninth:glossary/roll-off"),
@@ -131,8 +131,8 @@ def _re_roll_glossary() -> Built:
     several, specific, otherwise = z3.Bools("roll_of_several_dice_added rule_names_specific_dice_results "
                                             "rule_says_otherwise")
     goal = concepts.re_rolls_every_dice(several, specific, otherwise)
-    return [z3.Not(otherwise)], goal, {"roll_of_several_dice_added": several, "rule_names_specific_dice_results": specific,
-                      "rule_says_otherwise": otherwise}
+    return [z3.Not(otherwise)], goal, {"roll_of_several_dice_added": several,
+                                       "rule_names_specific_dice_results": specific, "rule_says_otherwise": otherwise}
 
 
 @proof("ninth-sequencing-as-summarised", ("ninth:concepts/sequencing",),
@@ -145,7 +145,7 @@ def _sequencing_bullet() -> Built:
         {"during_the_battle": during, "at_start_or_end_of_a_battle_round": start_or_end}
 
 
-# -- Starting Strength, casualties, coherency, Engagement Range ------------------------------------------------------------
+# -- Starting Strength, casualties, coherency, Engagement Range --------------------------------------------------------
 
 
 @proof("ninth-half-strength-fewer-than-half-and-monotone",
@@ -220,7 +220,7 @@ def _wholly_within() -> Built:
     return pre, goal, {**symbols, "distance": distance}
 
 
-# -- Glossary: improving and reducing ----------------------------------------------------------------------------------------
+# -- Glossary: improving and reducing ----------------------------------------------------------------------------------
 
 
 @proof("ninth-improving-is-better-reducing-is-worse",
@@ -262,7 +262,7 @@ def _maximum_example() -> Built:
     return [bonus == 3], glossary.dice_maximum(1, 3, bonus) == 5, {"bonus": bonus}
 
 
-# -- Battle round and Command phase: the two printings ---------------------------------------------------------------------
+# -- Battle round and Command phase: the two printings -----------------------------------------------------------------
 
 
 @proof("ninth-web-page-fight-phase-progresses-to-a-listed-phase", ("ninth:battle-round",),

@@ -139,7 +139,8 @@ small_lists = st.lists(st.integers(1, 4), max_size=3)
 
 @pytest.mark.refs("ninth:concepts/dice")
 @NO_EXPLAIN
-@given(faces, small_lists, small_lists, st.lists(st.integers(0, 5), max_size=3), st.lists(st.integers(0, 5), max_size=3))
+@given(faces, small_lists, small_lists, st.lists(st.integers(0, 5), max_size=3),
+       st.lists(st.integers(0, 5), max_size=3))
 def test_modified_roll_applies_every_modifier_in_the_printed_order(roll, divisors, factors, bonuses, penalties):
     """Several modifiers of each kind: every division, then every multiplication, addition, subtraction, with
     fractions rounded up once at the end, and never below 1."""
@@ -288,7 +289,7 @@ def test_concepts_properties_hold_unbroken():
         assert not mutation.fails(prop, max_examples=100), prop.__name__
 
 
-# -- Plain checks: exact chances, the printed lists ---------------------------------------------------------------------
+# -- Plain checks: exact chances, the printed lists --------------------------------------------------------------------
 
 
 def test_roll_off_each_player_wins_half_the_time():

@@ -194,7 +194,7 @@ def modified_dice_roll(roll: Any, divide_by: Sequence[Any] = (), multiply_by: Se
     return Max(LOWEST_MODIFIED_ROLL, apply_modifiers(roll, divide_by, multiply_by, add, subtract))
 
 
-# -- Re-rolls and roll-offs ---------------------------------------------------------------------------------------------
+# -- Re-rolls and roll-offs --------------------------------------------------------------------------------------------
 
 
 @rule("concepts/re-rolls", "glossary/re-roll")
@@ -274,7 +274,7 @@ def who_orders_simultaneous_rules(during_the_battle: Any, at_start_or_end_of_a_b
                       at_start_or_end_of_a_battle_round=at_start_or_end_of_a_battle_round)
 
 
-# -- Starting Strength, Half-strength, destroyed -------------------------------------------------------------------------
+# -- Starting Strength, Half-strength, destroyed -----------------------------------------------------------------------
 
 
 @rule("concepts/starting-strength", "glossary/half-strength")
@@ -328,7 +328,7 @@ def takes_morale_test(models_destroyed_this_turn: Any) -> Any:
     return models_destroyed_this_turn > 0
 
 
-# -- Units, friend and foe, keywords --------------------------------------------------------------------------------------
+# -- Units, friend and foe, keywords -----------------------------------------------------------------------------------
 
 
 @rule("concepts/units", "glossary/friendly-models-friendly-units", "glossary/enemy", "glossary/controller")

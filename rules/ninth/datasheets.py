@@ -78,8 +78,8 @@ def never_modified_below_one(characteristic: Characteristic) -> Any:
 
 @rule("datasheets/modifying-characteristics", "glossary/modifying-characteristics",
       "glossary/modifying-a-units-characteristic")
-def modified_characteristic(characteristic: Characteristic, value: Any, replaced_by: Any = None, divide_by: Sequence[Any] = (),
-                            multiply_by: Sequence[Any] = (), add: Sequence[Any] = (),
+def modified_characteristic(characteristic: Characteristic, value: Any, replaced_by: Any = None,
+                            divide_by: Sequence[Any] = (), multiply_by: Sequence[Any] = (), add: Sequence[Any] = (),
                             subtract: Sequence[Any] = ()) -> Any:
     """A characteristic after the rules that change it: a '-' is never modified; a replacement comes first; then
     every modifier in the printed order (division, multiplication, addition, subtraction, fractions rounded up
@@ -153,7 +153,7 @@ def may_target_with_minimum_range(target_wholly_within_minimum_range: Any) -> An
     return Not(target_wholly_within_minimum_range)
 
 
-# -- Composition, abilities, wargear options, damage tables -------------------------------------------------------------
+# -- Composition, abilities, wargear options, damage tables ------------------------------------------------------------
 
 
 @rule("datasheets/composition-and-wargear")

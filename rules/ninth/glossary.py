@@ -106,14 +106,16 @@ def dice_minimum(dice: Any, sides: Any, bonus: Any = 0) -> Any:
 def maximum_value(expression: str) -> int:
     """A random characteristic or roll at its maximum (D3 is 3, 2D6 is 12, 3+D3 is 6: the printed example says
     5). Interpretation: maximum-value-rule-over-example."""
-    return sum(dice_maximum(0, 0, count) if sides == 0 else dice_maximum(count, sides) for count, sides in _terms(expression))
+    return sum(dice_maximum(0, 0, count) if sides == 0 else dice_maximum(count, sides)
+               for count, sides in _terms(expression))
 
 
 @rule("glossary/minimum-value")
 def minimum_value(expression: str) -> int:
     """A random characteristic or roll at its minimum: every dice at its lowest value (D6 is 1, 2D6 is 2, 3+D3
     is 4)."""
-    return sum(dice_minimum(0, 0, count) if sides == 0 else dice_minimum(count, sides) for count, sides in _terms(expression))
+    return sum(dice_minimum(0, 0, count) if sides == 0 else dice_minimum(count, sides)
+               for count, sides in _terms(expression))
 
 
 @rule("glossary/double")
