@@ -81,7 +81,10 @@ def closing_move_allowed(distance_moved: Any, start_to_closest_enemy: Any, end_t
                          touching_enemy_at_start: Any = False, limit: Any = HEROIC_INTERVENTION_MOVE) -> Any:
     """Whether a model's Heroic Intervention, pile-in or consolidation move is allowed: up to 3", ending closer to
     the closest enemy model; a model already touching an enemy model cannot move (it still counts as having
-    piled in or consolidated). A model that does not move is allowed."""
+    piled in or consolidated). A model that does not move is allowed.
+
+    Interpretation: printings-differ-only-in-wording.
+    """
     stays = distance_moved == 0
     moves_closer = And(distance_moved <= limit, end_to_closest_enemy < start_to_closest_enemy,
                        Not(touching_enemy_at_start))

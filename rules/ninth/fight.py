@@ -67,7 +67,7 @@ def fight_order(fighters: list[Fighter], active_player: int) -> list[str]:
     band (FIRST, NORMAL, LAST), the players alternating within a band from its starter; once one player has no
     unit left in the band, the other fights with their remaining ones, one at a time.
 
-    Interpretation: fight-bands-restart-alternation.
+    Interpretation: fight-bands-restart-alternation. Interpretation: printings-differ-only-in-wording.
     """
     if active_player not in (1, 2):
         raise ValueError(f"active_player must be 1 or 2, got {active_player!r}")

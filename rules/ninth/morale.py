@@ -40,7 +40,10 @@ def must_take_morale_test(destroyed_this_turn: Any, returned_this_turn: Any = 0)
 def morale_test_passed(roll: Any, destroyed_this_turn: Any, highest_leadership: Any, auto_pass: Any = False,
                        auto_fail: Any = False) -> Any:
     """Whether a Morale test is passed: an unmodified 1, or D6 plus the models destroyed this turn equal to or less
-    than the unit's highest Leadership. A rule that passes it automatically beats one that fails it."""
+    than the unit's highest Leadership. A rule that passes it automatically beats one that fails it.
+
+    Interpretation: reprint-where-the-web-page-is-silent.
+    """
     on_the_dice = Or(roll == 1, roll + destroyed_this_turn <= highest_leadership)
     return Or(auto_pass, And(Not(auto_fail), on_the_dice))
 

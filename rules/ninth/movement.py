@@ -70,7 +70,10 @@ def may_remain_stationary(arrived_as_reinforcements: Any = False) -> Any:
 def allowed_moves(enemy_units_within_engagement_range: int = 0, enemy_aircraft_within_engagement_range: int = 0,
                   aircraft: bool = False, arrived_as_reinforcements: bool = False,
                   can_end_clear_of_enemies: bool = True) -> list[str]:
-    """The moves a unit selected in the Move Units step may choose from, in the text's order."""
+    """The moves a unit selected in the Move Units step may choose from, in the text's order.
+
+    Interpretation: reprint-where-the-web-page-is-silent.
+    """
     out = []
     if may_make_normal_move_or_advance(enemy_units_within_engagement_range, enemy_aircraft_within_engagement_range,
                                        aircraft, arrived_as_reinforcements):
@@ -121,7 +124,9 @@ def move_allows_psychic(fell_back: Any = False, titanic: Any = False) -> Any:
 def move_allows_charge(advanced: Any = False, fell_back: Any = False) -> Any:
     """Whether this turn's move leaves the unit free to declare a charge, by the Movement phase's wording ("in the
     same turn"): not after an Advance or a Fall Back, TITANIC or not. The Charge phase bars it for the whole
-    battle round (charge.charge_eligible; finding charge-ban-turn-or-battle-round)."""
+    battle round (charge.charge_eligible; finding charge-ban-turn-or-battle-round).
+
+    Interpretation: charge-ban-lasts-the-battle-round."""
     return And(Not(advanced), Not(fell_back))
 
 
