@@ -68,6 +68,7 @@ def fight_order(fighters: list[Fighter], active_player: int) -> list[str]:
     unit left in the band, the other fights with their remaining ones, one at a time.
 
     Interpretation: fight-bands-restart-alternation. Interpretation: printings-differ-only-in-wording.
+    Interpretation: fight-order-ignores-initiative.
     """
     if active_player not in (1, 2):
         raise ValueError(f"active_player must be 1 or 2, got {active_player!r}")

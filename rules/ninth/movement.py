@@ -233,11 +233,12 @@ def aircraft_move_limits(minimum_move: Any, maximum_move: Any, modifier: Any = 0
 
 
 @rule("movement-phase/aircraft/minimum-move")
-def aircraft_move_allowed(distance_moved: Any, minimum_move: Any, maximum_move: Any) -> Any:
+def aircraft_move_allowed(least_moved_part_inches: Any, farthest_moved_part_inches: Any, minimum_move: Any,
+                          maximum_move: Any) -> Any:
     """Whether an AIRCRAFT's Movement phase move is allowed: every part of its base ends at least its minimum Move
-    from where it started and no part moves further than its maximum Move (distances of the base's least-moved and
-    farthest-moved parts are the same here: pass the least for the minimum)."""
-    return And(distance_moved >= minimum_move, distance_moved <= maximum_move)
+    from where it started (the part that moved least decides) and no part moves further than its maximum Move (the
+    part that moved farthest decides)."""
+    return And(least_moved_part_inches >= minimum_move, farthest_moved_part_inches <= maximum_move)
 
 
 @rule("movement-phase/aircraft/minimum-move")
