@@ -17,8 +17,6 @@ rule = ruleset_rule("ninth")
 
 HALF_INCH = 0.5
 FIRST, NORMAL, LAST = 0, 1, 2  # the fight bands, in the order they fight
-PILE_IN_MOVE = 3  # inches
-CONSOLIDATION_MOVE = 3  # inches
 CLOSE_COMBAT_WEAPON = {"weapon": "Close combat weapon", "range": "Melee", "type": "Melee", "S": "User", "AP": 0,
                        "D": 1}
 WEB = "web"  # the web page 003
