@@ -1,7 +1,25 @@
-"""The earlier edition's Basic Rules, as the mission pack reprints them: the sections the pack leans on.
+"""The earlier edition's Basic Rules, one ruleset in two printings: the reprint that closes the mission pack and the
+web-page Basic Rules (spec/ninth/annotations/layout.yaml).
 
-Importing this registers every function. References are slugs of the reprinted headings
-(spec/ninth/annotations/layout.yaml): ``objective-markers``, ``performing-actions``, ``stratagems/command-re-roll``.
+Importing this registers every function. References follow the heading path: ``movement-phase/advance``,
+``making-attacks/wound-roll``, ``glossary/d3``; the ones the mission pack cited first keep their slugs
+(``objective-markers``, ``performing-actions``, ``stratagems/command-re-roll``).
 """
 
-from rules.ninth import actions, battle_round, concepts, datasheets, glossary, objective_markers, overwatch, strategic_reserves, stratagems  # noqa: F401,E402  (registers their rule functions)
+from rules.ninth import (  # noqa: F401,E402  (registers their rule functions)
+    actions,
+    battle_round,
+    charge,
+    concepts,
+    datasheets,
+    fight,
+    glossary,
+    morale,
+    movement,
+    objective_markers,
+    overwatch,
+    psychic,
+    rare_rules,
+    strategic_reserves,
+    stratagems,
+)
