@@ -4,4 +4,4 @@ Importing this registers every function. References are slugs of the reprinted h
 (spec/ninth/annotations/layout.yaml): ``objective-markers``, ``performing-actions``, ``stratagems/command-re-roll``.
 """
 
-from rules.ninth import actions, objective_markers, overwatch, strategic_reserves, stratagems  # noqa: F401,E402  (registers their rule functions)
+from rules.ninth import actions, attacks, making_attacks, objective_markers, overwatch, shooting, strategic_reserves, stratagems  # noqa: F401,E402  (registers their rule functions)
