@@ -10,7 +10,7 @@ Every decision is a call of one of the edition's tagged functions (``rules.ninth
   capped at -1/+1: Assault -1 after Advancing, Heavy -1 for moving INFANTRY, Big Guns Never Tire -1 for an engaged
   VEHICLE or MONSTER with a Heavy weapon; Overwatch (shooting_type "snap") hits on an unmodified 6 only;
 - wounds: the Strength against Toughness table, an unmodified 6 wounds and a 1 fails, the modifier capped;
-- each wound allocated to a model, to the one that lost wounds or had attacks allocated this phase first
+- each wound allocated to a model, the same one until it is destroyed, as it has had an attack allocated this phase
   (``saves = "each"``), saved on its own with the AP or with the invulnerable save, the better one chosen
   before rolling (interpretation ninth-save-chosen-before-rolling); damage with the excess lost, a wound ignored
   on the model's FNP X+ (one rule per wound);
@@ -83,22 +83,18 @@ class NinthAttackRules(AttackRules):
         return groups[0].T
 
     def allocation_order(self, groups: tuple[Group, ...], state: State, choices) -> tuple[int, ...]:
-        """The defender's order (choices.allocation_order, else the listed one), a model that lost wounds first."""
+        """The defender's order (choices.allocation_order, else the listed one), which never changes: the engine
+        allocates each wound to the current model of the first group left, so once a model has had an attack
+        allocated (saved or not) every later one goes to it until it is destroyed, as Allocate Attack requires
+        (making_attacks.must_allocate_to; the example calc-wounded-model-takes-next-wound checks it)."""
         rank = {name: i for i, name in enumerate(choices.allocation_order)}
-        return self._order(groups, state, rank)
-
-    def _order(self, groups: tuple[Group, ...], state: State, rank) -> tuple[int, ...]:
-        listed = sorted(range(len(groups)), key=lambda i: (rank.get(groups[i].name, len(rank)), i))
-        first = [i for i in listed if state[i][0] > 0 and making_attacks.must_allocate_to(state[i][1] < groups[i].W,
-                                                                                           False)]
-        return tuple(first + [i for i in listed if i not in first])
+        return tuple(sorted(range(len(groups)), key=lambda i: (rank.get(groups[i].name, len(rank)), i)))
 
     def mortal_target(self, groups: tuple[Group, ...], state: State) -> int | None:
-        """Mortal wounds are allocated as any other attack: to a model that lost wounds first."""
-        for g in self._order(groups, state, {}):
-            if state[g][0] > 0:
-                return g
-        return None
+        """Mortal wounds are allocated as any other attack: to a model that has lost wounds, else the first left."""
+        alive = [g for g in range(len(groups)) if state[g][0] > 0]
+        wounded = [g for g in alive if making_attacks.must_allocate_to(state[g][1] < groups[g].W, False)]
+        return (wounded or alive or [None])[0]
 
     def save_fails(self, group: Group, plan: WeaponPlan):
         """The chance one wound's saving throw fails: the Sv with the AP, or the invulnerable save without it, the
