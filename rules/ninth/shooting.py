@@ -86,7 +86,10 @@ def big_guns_hit_modifier(vehicle_or_monster: Any, heavy: Any, enemy_within_enga
 def look_out_sir_protects(character_wounds: Any, near_other_vehicle_or_monster_unit: Any,
                           near_other_unit_of_three_or_more: Any) -> Any:
     """002's Look Out, Sir: a unit with a CHARACTER of 9 or fewer Wounds is protected while within 3" of any other
-    friendly VEHICLE or MONSTER unit, or of any other friendly unit of 3 or more models."""
+    friendly VEHICLE or MONSTER unit, or of any other friendly unit of 3 or more models.
+
+    Interpretation: ninth-reprint-over-web-page.
+    """
     return And(character_wounds <= LOOK_OUT_SIR_MAX_WOUNDS,
                Or(near_other_vehicle_or_monster_unit, near_other_unit_of_three_or_more))
 
@@ -130,7 +133,10 @@ def heavy_hit_modifier(heavy: Any, infantry: Any, unit_moved: Any) -> Any:
 
 @rule("shooting-phase/ranged-weapon-types/rapid-fire")
 def rapid_fire_attacks(attacks: Any, target_within_half_range: Any) -> Any:
-    """A Rapid Fire weapon's attacks: doubled when the target is within half the weapon's range."""
+    """A Rapid Fire weapon's attacks: doubled when the target is within half the weapon's range (after Blast).
+
+    Interpretation: ninth-blast-before-rapid-fire.
+    """
     return If(target_within_half_range, 2 * attacks, attacks)
 
 
