@@ -389,6 +389,10 @@ def test_ninth_calc_cli_answers_and_refuses_in_one_sentence(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert '"2": "64/729"' in run.stdout
+    run = subprocess.run([sys.executable, "-m", "rules40k", "calc", "--ruleset", "ninth", "--explain", "--exact",
+                          str(good)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "P(hit) = 2/3" in run.stdout and "wound on 3+" in run.stdout and "critical" not in run.stdout
     bad = tmp_path / "lethal.json"
     bad.write_text(good.read_text().replace('"D": 1}', '"D": 1, "abilities": ["LETHAL HITS"]}'))
     run = subprocess.run([sys.executable, "-m", "rules40k", "calc", "--ruleset", "ninth", str(bad)],
