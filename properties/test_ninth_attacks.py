@@ -345,6 +345,7 @@ NOT_IN_THE_EDITION = [
     ({"type": "Pistol", "abilities": ["Blast"]}, {"attacker_engaged": True}, "Blast weapon never attacks"),
     ({"type": "Heavy"}, {"target_engaged": True}, "within Engagement Range of friendly units"),
     ({"type": "Grenade", "count": 2}, {}, "one model"),
+    ({"type": "Melee", "abilities": ["Blast"]}, {}, "where a Melee weapon's target always is"),
 ]
 
 

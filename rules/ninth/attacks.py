@@ -135,6 +135,9 @@ class NinthAttackRules(AttackRules):
         models_in_target = sum(g.count for g in groups)
         if ranged:
             self._may_shoot(scenario, weapon, has("BLAST"))
+        elif has("BLAST") and not shooting.blast_may_attack(True):
+            raise EditionCannot(f"{weapon.name}: a Blast weapon never attacks a unit within Engagement Range of the "
+                                "firing unit, where a Melee weapon's target always is")
 
         # Attacks: the number after the type (A), Blast on the number rolled, then Rapid Fire's doubling.
         per_model: Dist = {}

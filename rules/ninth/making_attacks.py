@@ -106,7 +106,7 @@ def failing_faces_of_the_save_used(armour_failing_faces: Any, invulnerable_faili
 
 
 @rule("making-attacks/inflict-damage", "making-attacks/mortal-wounds")
-def wounds_lost(damage: Any, wounds_left: Any, mortal_wound: Any = False) -> Any:
+def wounds_lost(damage: Any, wounds_left: Any) -> Any:
     """The wounds a model loses to one attack's damage (or to mortal wounds): one per point, no more than it has
     left (it is destroyed at 0)."""
     return Min(damage, wounds_left)
@@ -128,7 +128,8 @@ def destroyed(wounds_left: Any) -> Any:
 @rule("making-attacks/mortal-wounds")
 def mortal_wounds_suffered(mortal_wounds: Any, normal_damage_saved: Any, damage_modifier: Any = 0) -> Any:
     """Mortal wounds an attack inflicts besides its normal damage: all of them, even when the normal damage is
-    saved, and a modifier to the weapon's damage does not change them (each one point of damage, no save)."""
+    saved, and a modifier to the weapon's damage does not change them (each one point of damage, no save); the
+    last two arguments are accepted and deliberately unused."""
     return mortal_wounds
 
 
