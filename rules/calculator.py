@@ -43,7 +43,13 @@ class Calculator(Engine):
     def __init__(self, scenario: Scenario, engine: str = "fast", ruleset: str = "core"):
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: fast or literal")
-        super().__init__(scenario, attack_rules(ruleset), "fast" if engine == "chain" else engine)
+        rules = attack_rules(ruleset)
+        if not rules.weapon_types:
+            for i, weapon in enumerate(scenario.weapons):
+                if weapon.type is not None:
+                    raise ValueError(f"weapons[{i}].type: the {ruleset} ruleset's weapons have no type (a type is "
+                                     "the earlier edition's, --ruleset ninth); give the weapon's abilities instead")
+        super().__init__(scenario, rules, "fast" if engine == "chain" else engine)
 
 
 def calculate(scenario: Scenario, engine: str = "fast", ruleset: str = "core") -> Result:

@@ -40,6 +40,8 @@ ABILITY_VALUE = (1, 20)  # X of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA X], [
 DICE_ABILITIES = frozenset({"SUSTAINED HITS"})  # abilities whose X may be dice: the calculator rolls only these
 ATTACK_ABILITIES = ("RAPID FIRE", "BLAST", "CLEAVE")  # abilities that add attack dice (24.30, 24.05, 24.06)
 TARGET_ABILITIES = frozenset({"STEALTH"})  # target abilities the calculator reads (24.33)
+#: The earlier edition's weapon types (its five ranged types and Melee): "type" of a weapon, for --ruleset ninth.
+WEAPON_TYPES = ("ASSAULT", "HEAVY", "RAPID FIRE", "GRENADE", "PISTOL", "MELEE")
 MAX_TEXT = 100  # characters in a name, keyword or ability
 MAX_LIST = 50  # entries in a keywords or abilities list
 
@@ -55,6 +57,7 @@ class WeaponSpec:
     D: dice.DiceExpression
     abilities: tuple[core_abilities.Ability, ...]
     melee: bool
+    type: str | None = None  # the earlier edition's weapon type (WEAPON_TYPES), upper case; no other ruleset has one
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,7 @@ class Context:
     target_engaged: bool = False  # the target is engaged (17.03 for a MONSTER/VEHICLE target)
     attacker_monster_or_vehicle: bool = False  # 10.06 penalty for MONSTER/VEHICLE models
     indirect_stationary_and_spotted: bool = False  # 10.07: remained stationary and target visible to a friend
+    attacker_infantry: bool = False  # the firing model is INFANTRY (the earlier edition's Heavy weapons)
     own_shooting_phase: bool = True  # [HEAVY] and 17.03 apply in your Shooting phase
 
 
@@ -110,7 +114,7 @@ class Scenario:
     choices: Choices = field(default_factory=Choices)
 
 
-_WEAPON_KEYS = {"name", "count", "A", "skill", "S", "AP", "D", "abilities", "melee"}
+_WEAPON_KEYS = {"name", "count", "A", "skill", "S", "AP", "D", "abilities", "melee", "type"}
 _MODEL_KEYS = {"name", "count", "T", "Sv", "W", "InSv", "FNP", "character", "role"}
 _TOP_KEYS = {"weapons", "target", "context", "choices"}
 _TARGET_KEYS = {"keywords", "models", "abilities"}
@@ -231,7 +235,11 @@ def most_attacks(weapon: WeaponSpec, models_in_target: int) -> int:
 
     Every instance counts at its highest X and whatever the context, so the bound holds for any
     choice the calculator makes (24.02 picks one instance; half range and one target may not apply).
+    A weapon with the earlier edition's type: A's highest result (at least 3 with Blast), doubled for Rapid Fire.
     """
+    if weapon.type is not None:
+        blast = any(ability.name == "BLAST" for ability in weapon.abilities)
+        return weapon.count * max(weapon.A.maximum, 3 if blast else 0) * (2 if weapon.type == "RAPID FIRE" else 1)
     most = {name: 0 for name in ATTACK_ABILITIES}
     for ability in weapon.abilities:
         if ability.name in most:
@@ -263,7 +271,17 @@ def read_weapon(data: Any, where: str) -> WeaponSpec:
         raise ScenarioError(f"{where}.AP must be 0 or a negative whole number down to -6, not {shown(ap)}")
     damage = _dice(data["D"], f"{where}.D")
     abilities = tuple(_ability(text, f"{where}.abilities[{i}]") for i, text in enumerate(abilities_raw))
-    melee = _bool(data.get("melee", False), f"{where}.melee")
+    weapon_type = None
+    if "type" in data:
+        given = " ".join(_text(data["type"], f"{where}.type").upper().split())
+        if given not in WEAPON_TYPES:
+            raise ScenarioError(f"{where}.type must be one of Assault, Heavy, Rapid Fire, Grenade, Pistol, Melee "
+                                f"(the earlier edition's weapon types), not {shown(data['type'])}")
+        weapon_type = given
+    melee = _bool(data.get("melee", weapon_type == "MELEE"), f"{where}.melee")
+    if weapon_type is not None and melee != (weapon_type == "MELEE"):
+        raise ScenarioError(f"{where}: type {shown(data['type'])} and melee {str(melee).lower()} disagree (only a "
+                            "Melee weapon is melee)")
     for i, ability in enumerate(abilities):
         if ability.name in core_abilities.NOT_WEAPON_ABILITIES:
             raise ScenarioError(f"{where}.abilities[{i}]: {ability.name} is a unit's or model's ability, not a "
@@ -272,7 +290,7 @@ def read_weapon(data: Any, where: str) -> WeaponSpec:
             raise ScenarioError(f"{where}.abilities[{i}]: [{ability.name}] only acts when a weapon shoots, and "
                                 "this weapon is melee")
     return WeaponSpec(name=name, count=count, A=attacks, skill=skill, S=strength, AP=ap, D=damage,
-                      abilities=abilities, melee=melee)
+                      abilities=abilities, melee=melee, type=weapon_type)
 
 
 def read_model(data: Any, where: str) -> ModelSpec:

@@ -544,19 +544,22 @@ def cmd_calc(args: argparse.Namespace) -> int:
         chance = (lambda v: _ratio(v)) if args.exact else _percent  # noqa: E731
         for step in result.steps:
             console.rule(step["weapon"])
+            criticals = "p_critical_hit" in step  # a ruleset without critical hits and wounds (ninth) names none
             console.print(
                 f"attacks ≈ {float(step['expected_attacks']):.3f}; hit on {step['skill']}+ with modifier "
-                f"{step['hit_modifier']:+d}: P(hit) = {chance(step['p_hit'])}, P(critical hit) = "
-                f"{chance(step['p_critical_hit'])}\n"
-                f"wound on {step['wound_roll_needed']}+ with modifier {step['wound_modifier']:+d}, critical on "
-                f"{step['critical_wound_on']}+: P(wound per hit) = {chance(step['p_wound_per_hit'])}\n"
-                f"wounds to save ≈ {float(step['expected_wounds_to_save']):.3f}, devastating critical wounds ≈ "
-                f"{float(step['expected_mortal_wound_attacks']):.3f}\n"
+                f"{step['hit_modifier']:+d}: P(hit) = {chance(step['p_hit'])}"
+                + (f", P(critical hit) = {chance(step['p_critical_hit'])}" if criticals else "") + "\n"
+                f"wound on {step['wound_roll_needed']}+ with modifier {step['wound_modifier']:+d}"
+                + (f", critical on {step['critical_wound_on']}+" if criticals else "")
+                + f": P(wound per hit) = {chance(step['p_wound_per_hit'])}\n"
+                f"wounds to save ≈ {float(step['expected_wounds_to_save']):.3f}"
+                + (f", devastating critical wounds ≈ {float(step['expected_mortal_wound_attacks']):.3f}"
+                   if criticals else "") + "\n"
                 f"save against {step['first_group']}: P(save fails) = {chance(step['p_save_fails'])}; damage per "
                 f"unsaved attack ≈ {float(step['expected_damage_per_unsaved']):.3f}\n"
                 f"after this weapon: models destroyed ≈ {float(step['expected_models_destroyed_so_far']):.3f}, "
                 f"wounds lost ≈ {float(step['expected_wounds_lost_so_far']):.3f}"
-                + (f"; {step['hazard_rolls']} hazard roll(s) for the attacker" if step["hazard_rolls"] else ""))
+                + (f"; {step['hazard_rolls']} hazard roll(s) for the attacker" if step.get("hazard_rolls") else ""))
     return 0
 
 
@@ -1303,7 +1306,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="step-by-step probabilities for each weapon")
     p.add_argument("--exact", action="store_true", help="show the exact p/q chances beside the percentages")
     p.add_argument("--plot", metavar="FILE.svg", help="draw the distributions (.svg, .png or .pdf)")
-    _ruleset_option(p, "the ruleset whose attack rules to use (core or quickref)")
+    _ruleset_option(p, "the ruleset whose attack rules to use (core, ninth or quickref)")
     p.set_defaults(run=cmd_calc)
 
     p = verbs.add_parser("compare", help="the same attack scenario under several rulesets' attack rules, side by side")

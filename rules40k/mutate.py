@@ -249,7 +249,7 @@ def refs_of(module: str) -> dict[str, list[str]]:
 
 #: The property files that check the attack calculator (exactness, the literal engine, simulation, its series).
 CALCULATOR_PROPERTIES = ("properties/test_calculator.py", "properties/test_quickref_calculator.py",
-                         "properties/test_engine_saves.py",
+                         "properties/test_ninth_attacks.py", "properties/test_engine_saves.py",
                          "properties/test_range_edges.py", "properties/test_engine_series.py")
 
 

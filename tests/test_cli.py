@@ -101,7 +101,7 @@ def test_calc_only_for_rulesets_with_a_calculator(capsys):
     code, out, err = run(capsys, "calc", "examples/intercessors.json", "--ruleset", "missionpack")
     assert code == 2
     message = assert_one_line_error(err, "calc")
-    assert "the missionpack ruleset has no attack rules" in message and "core, quickref" in message
+    assert "the missionpack ruleset has no attack rules" in message and "core, ninth, quickref" in message
     code, out, err = run(capsys, "calc", "examples/intercessors.json", "--ruleset", "quickref", "--json")
     assert code == 0, err
     assert json.loads(out)["ruleset"] == "quickref"

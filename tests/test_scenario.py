@@ -177,7 +177,7 @@ def test_text_and_list_caps():
 
 def test_unknown_and_missing_keys_are_named():
     """The module docstring: unknown keys are errors naming the place; a required key's absence is named."""
-    allowed = "A, AP, D, S, abilities, count, melee, name, skill"
+    allowed = "A, AP, D, S, abilities, count, melee, name, skill, type"
     assert _verdict(_data([_weapon(range=24)])) == (
         f"scenario: weapons[0].range is not a known key (expected one of {allowed})")
     assert _verdict(_data([_weapon(**{"b key": 1, "a key": 2})])) == (
@@ -209,7 +209,7 @@ def test_an_omitted_context_is_the_readme_example_context_of_nothing_applying():
                "attacker_charged": False, "attacker_moved_inches": 0, "attacker_set_up_this_turn": False,
                "attacker_engaged": False, "plunging_fire": False, "hit_modifier": 0, "wound_modifier": 0,
                "shooting_type": "normal", "target_engaged": False, "attacker_monster_or_vehicle": False,
-               "indirect_stationary_and_spotted": False, "own_shooting_phase": True}
+               "indirect_stationary_and_spotted": False, "own_shooting_phase": True, "attacker_infantry": False}
     assert set(written) == set(scenario.Context.__dataclass_fields__)
     assert scenario.read_scenario(_data()).context == scenario.read_scenario(_data(context=written)).context
     assert scenario.read_context({}, "context") == scenario.read_context(written, "context")

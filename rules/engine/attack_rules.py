@@ -108,6 +108,7 @@ class AttackRules:
     ruleset = ""
     saves = "sorted"
     mortal_wounds = "batch"
+    weapon_types = False  # whether its weapons have a type (the earlier edition's Assault, Heavy, ...); else refused
 
     def groups(self, scenario) -> tuple[Group, ...]:
         raise NotImplementedError

@@ -8,18 +8,21 @@ Importing this registers every function. References follow the heading path: ``m
 
 from rules.ninth import (  # noqa: F401,E402  (registers their rule functions)
     actions,
+    attacks,
     battle_round,
     charge,
     concepts,
     datasheets,
     fight,
     glossary,
+    making_attacks,
     morale,
     movement,
     objective_markers,
     overwatch,
     psychic,
     rare_rules,
+    shooting,
     strategic_reserves,
     stratagems,
 )
