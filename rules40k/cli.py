@@ -205,6 +205,36 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 0 if missing == 0 else 1
 
 
+def cmd_printings(args: argparse.Namespace) -> int:
+    """Where a ruleset's printings differ, and which finding or interpretation accounts for each difference."""
+    from rules40k import printings, validate
+
+    name = _ruleset_name(args)
+    validate.validate([name])
+    rows = printings.report(name)
+    compared = printings.compare(name)
+    unaccounted = [row for row in rows if not row["accounted"]]
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0 if not unaccounted else 1
+    if not compared:
+        print(f"The {name} ruleset has one printing: nothing to compare.")
+        return 0
+    console = _console()
+    table = _table(title=f"Where the printings of the {name} ruleset differ")
+    for column in ("ref", "printing", "status", "lines", "accounted for by"):
+        table.add_column(column)
+    for row in rows:
+        lines = ", ".join(f"{printing} {'–'.join(map(str, span))}" for printing, span in row["lines"].items() if span)
+        table.add_row(row["ref"], row["printing"], row["status"], lines,
+                      ", ".join(row["accounted"]) or "[bold red]nothing[/]")
+    console.print(table)
+    same = sum(row["status"] == "same" for row in compared)
+    console.print(f"{name}: {len(compared)} sections compared, {same} printed alike, {len(rows)} differing or "
+                  f"printed once, {len(unaccounted)} not accounted for", markup=False)
+    return 0 if not unaccounted else 1
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     if args.changed:
         return _verify_changed(args)
@@ -1287,6 +1317,12 @@ def parser() -> argparse.ArgumentParser:
     _ruleset_option(p, "one ruleset (default: every ruleset)")
     p.add_argument("--json", action="store_true", help="print a JSON list of ledger rows")
     p.set_defaults(run=cmd_coverage)
+
+    p = verbs.add_parser("printings", help="where a ruleset's printings differ, and what accounts for each difference "
+                                            "(exit 1 if something does not)")
+    _ruleset_option(p, "the ruleset whose printings to compare (default: core)")
+    p.add_argument("--json", action="store_true", help="print a JSON list of the differing rows")
+    p.set_defaults(run=cmd_printings)
 
     p = verbs.add_parser("verify", help="run examples, table checks, proofs and properties; write results.json")
     _ruleset_option(p, "one ruleset (default: every ruleset)")

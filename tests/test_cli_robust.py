@@ -90,7 +90,7 @@ def test_a_usage_error_is_one_sentence_too(capsys):
 @pytest.mark.parametrize("option", ["--ruleset", "--document"])
 @pytest.mark.parametrize("verb", [["coverage"], ["show", "05.02"], ["verify", "--no-properties"], ["calc", SCENARIO],
                                   ["bench"], ["score", GAME], ["review", "HEAD", "--no-checks", "--no-sweep"],
-                                  ["site", "--no-properties"], ["ingest", "x.txt"]])
+                                  ["site", "--no-properties"], ["ingest", "x.txt"], ["printings"]])
 def test_unknown_ruleset_on_every_verb(capsys, tmp_path, verb, option):
     if verb[0] == "site":
         verb = [*verb, "--build", str(tmp_path / "build")]
