@@ -157,6 +157,6 @@ def may_roll_together(same_skill: Any, same_strength_and_ap: Any, same_damage: A
     """Fast dice rolling (the web page's Hints and Tips): attacks roll their hits and wounds together only with the
     same BS or WS, S and AP, Damage and abilities, at the same unit; saves are still made one at a time.
 
-    Interpretation: ninth-web-page-where-the-reprint-is-silent.
+    Interpretation: web-page-rule-where-the-reprint-is-silent.
     """
     return And(same_skill, same_strength_and_ap, same_damage, same_abilities, same_target)

@@ -88,7 +88,7 @@ def look_out_sir_protects(character_wounds: Any, near_other_vehicle_or_monster_u
     """002's Look Out, Sir: a unit with a CHARACTER of 9 or fewer Wounds is protected while within 3" of any other
     friendly VEHICLE or MONSTER unit, or of any other friendly unit of 3 or more models.
 
-    Interpretation: ninth-reprint-over-web-page.
+    Interpretation: reprint-is-the-primary-printing.
     """
     return And(character_wounds <= LOOK_OUT_SIR_MAX_WOUNDS,
                Or(near_other_vehicle_or_monster_unit, near_other_unit_of_three_or_more))
