@@ -619,8 +619,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     table.add_column("models", justify="right")
     for name in names:
         table.add_column(labels[name], justify="right")
-    for name in names[1:]:
-        table.add_column(f"{labels[name]} − {labels[base]}", justify="right")
+    for name in names[1:]:  # the rulesets' short names: a difference column stays narrow
+        table.add_column(f"{name} − {base}", justify="right")
     counts = sorted({k for result in results.values() for k in result.models_destroyed})
     for k in counts:
         cells = [_percent(results[name].models_destroyed.get(k, 0)) for name in names]
@@ -645,7 +645,8 @@ def _points(change, exact: bool) -> str:
     """A change in a chance, in percentage points (+3.2 pp), exact beside it on request."""
     if change == 0:
         return "0"
-    text = f"{float(change) * 100:+.1f} pp"
+    points = float(change) * 100
+    text = f"{points:+.1f} pp" if abs(points) >= 0.05 else f"{'-' if points < 0 else '+'}<0.1 pp"
     return f"{text} ({'-' if change < 0 else '+'}{_ratio(abs(change))})" if exact else text
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,34 @@ def test_a_bad_request_is_one_sentence_and_writes_nothing(capsys, tmp_path, scen
 def test_a_plot_of_another_kind_is_refused(capsys, tmp_path):
     code, _, err = run(capsys, tmp_path, BOLTGUN, "--rulesets", "core,quickref", "--plot", str(tmp_path / "x.gif"))
     assert code == 2 and "must be an .svg, .png or .pdf file" in err
+
+
+# One frag grenade (D6 attacks, BS 3+, S3, AP 0, D1) at ten Guardsmen (T3, Sv 5+, W1). Each attack slays one: hit on 3+
+# (2/3), wound on 4+ (S = T: 1/2), the save fails on 1-4 (2/3): 2/9. The Core Rules' [BLAST] adds one attack die per
+# five models (24.05): D6 + 2, 5.5 on average, 5.5 x 2/9 = 11/9. The earlier edition's Blast makes at least 3 attacks
+# against 6 to 10 models (Blast Weapons, rule 1): 3 with 3/6, then 4, 5, 6 with 1/6 each, 4 on average: 8/9.
+FRAG = {"weapons": [{"name": "frag grenade", "count": 1, "A": "D6", "skill": 3, "S": 3, "AP": 0, "D": 1,
+                     "abilities": ["BLAST"]}],
+        "target": {"models": [{"name": "Guardsman", "count": 10, "T": 3, "Sv": 5, "W": 1}]},
+        "editions": {"ninth": {"weapons": [{"name": "frag grenade", "count": 1, "A": "D6", "type": "Grenade",
+                                            "skill": 3, "S": 3, "AP": 0, "D": 1, "abilities": ["Blast"]}]}}}
+
+
+def test_blast_of_each_edition_against_ten_models(capsys, tmp_path):
+    code, out, err = run(capsys, tmp_path, FRAG, "--rulesets", "core,ninth", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["rulesets"]["core"]["expected_models_destroyed"] == "11/9"
+    assert answer["rulesets"]["ninth"]["expected_models_destroyed"] == "8/9"
+    assert answer["differences"]["ninth"]["expected_models_destroyed"] == "-1/3"
+    # No model slain: all 3 attacks fail (7/9 each) with 1/2, or all 4, 5 or 6 with 1/6 each.
+    q = Fraction(7, 9)
+    none = Fraction(1, 2) * q ** 3 + Fraction(1, 6) * (q ** 4 + q ** 5 + q ** 6)
+    assert answer["rulesets"]["ninth"]["models_destroyed"]["0"] == f"{none.numerator}/{none.denominator}"
+    assert "7" not in answer["rulesets"]["ninth"]["models_destroyed"]  # never more than six attacks
+
+
+def test_the_earlier_edition_refuses_a_weapon_without_its_type(capsys, tmp_path):
+    scenario = {key: value for key, value in FRAG.items() if key != "editions"}
+    code, out, err = run(capsys, tmp_path, scenario, "--rulesets", "core,ninth")
+    assert code == 2 and out == "" and "(under ninth)" in err and len(err.strip().split("\n")) == 1, err
