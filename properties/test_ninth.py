@@ -523,10 +523,11 @@ def test_ninth_ledgers_refuse_with_a_reason():
 
 
 def test_ninth_every_entry_is_encoded_with_an_example():
+    """Every section of both printings is encoded or inert with its reason, and every encoded one has an example."""
     rows = coverage.ledger(RULESET)
-    assert len(rows) == 19
-    assert [r["ref"] for r in rows if r["status"] != "encoded"] == []
-    assert [r["ref"] for r in rows if r["examples"] == 0] == []
+    assert len(rows) == len(spec.sections(RULESET))
+    assert [r["ref"] for r in rows if r["status"] not in ("encoded", "inert")] == []
+    assert [r["ref"] for r in rows if r["status"] == "encoded" and r["examples"] == 0] == []
 
 
 def _evidence():
@@ -572,7 +573,7 @@ def _ninth_property(name: str):
 
     for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if info.name.startswith("test_ninth"):
-            found = getattr(importlib.import_module(f"properties.{info.name}"), name, None)
+            found = getattr(importlib.import_module(f"properties.{info.name}"), name.split("[", 1)[0], None)
             if callable(found):
                 return found
     return None
@@ -608,6 +609,11 @@ def test_ninth_interpretations_named_in_code_are_recorded():
         for function in functions:
             named.update(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", " ".join(
                 re.findall(r"Interpretation:\s*([^\n]+)", function.doc))))
-    assert named == set(records), (sorted(named - set(records)), sorted(set(records) - named))
+    # A reading no code names is one the printings' comparison leans on: wording that decides nothing.
+    from rules40k import printings
+
+    accounted = {name for row in printings.report(RULESET) for name in row["accounted"]}
+    assert named <= set(records) and set(records) - named <= accounted, (
+        sorted(named - set(records)), sorted(set(records) - named - accounted))
     for record in records.values():
         assert set(record["refs"]) <= set(sections), record["id"]

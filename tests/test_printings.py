@@ -146,7 +146,7 @@ def test_printings_report_as_json(capsys):
     assert {r["status"] for r in rows} == {"differs", "only primary", "only web"}
     assert all(r["accounted"] for r in rows)
     lookout = next(r for r in rows if r["ref"] == "shooting-phase/look-out-sir")
-    assert "look-out-sir-protectors-differ" in lookout["accounted"]
+    assert "look-out-sir-printings-differ" in lookout["accounted"]
     assert lookout["lines"] == {"primary": spec.sections("ninth")[lookout["ref"]]["lines"],
                                 "web": spec.sections("ninth")[lookout["ref"]]["printings"]["web"]["lines"]}
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import objectives, strategic_reserves
+from rules.core import attack_sequence, moving, objectives, strategic_reserves
 from rules.core import stratagems as cs
-from rules.core.attack_sequence import Hit
+from rules.core.attack_sequence import Hit, Save, Wound
 from rules.ninth.stratagems import Roll
+from rules.quickref.core_views import placed_pair
 
 #: The earlier edition's kinds of roll (Command Re-roll's list) as the Core Rules name them; a Psychic test, a Deny
 #: the Witch test and a Morale test have no Core Rules counterpart and are "any other roll".
@@ -57,3 +58,37 @@ def may_use_stratagem(cp: Any, cost: Any, used_this_phase: Any) -> Any:
     """15.01: whether a player may use a Stratagem, on a friendly unit they have not targeted with a Stratagem this
     phase and that is not battle-shocked (the earlier edition has no such conditions)."""
     return cs.may_use_stratagem(cp, cost, used_this_phase, 0, True, False)
+
+
+def within_engagement_range(horizontal_inches: Any, vertical_inches: Any) -> Any:
+    """03.04: whether two enemy models are within Engagement Range, placed ``horizontal_inches`` apart at their
+    bases' closest points and ``vertical_inches`` apart in height."""
+    return moving.within_engagement_range(*placed_pair(horizontal_inches, vertical_inches))
+
+
+def hit_scored(unmodified_roll: Any, modifier: Any, skill: Any) -> Any:
+    """05.01: whether a hit roll hits (a critical hit is a hit), its modifiers capped as 05.01 caps them."""
+    return attack_sequence.hit_roll(unmodified_roll, attack_sequence.capped_roll_modifier(modifier), skill) != Hit.FAIL
+
+
+def wound_roll_needed(strength: Any, toughness: Any) -> Any:
+    """05.02: the wound roll an attack needs from its Strength against the target's Toughness."""
+    return attack_sequence.wound_threshold(strength, toughness)
+
+
+def wound_scored(unmodified_roll: Any, modifier: Any, strength: Any, toughness: Any) -> Any:
+    """05.02: whether a wound roll wounds (a critical wound, on an unmodified 6, is a wound), modifiers capped."""
+    required = attack_sequence.wound_threshold(strength, toughness)
+    return attack_sequence.wound_roll(unmodified_roll, attack_sequence.capped_roll_modifier(modifier),
+                                      required) != Wound.FAIL
+
+
+def armour_save_holds(unmodified_roll: Any, ap: Any, save: Any) -> Any:
+    """05.03-05.04: whether a save roll against the Save characteristic stops the attack (no invulnerable save)."""
+    return attack_sequence.save_check(unmodified_roll, ap, save, 0) == Save.FAILS
+
+
+def invulnerable_save_holds(unmodified_roll: Any, ap: Any, invulnerable_save: Any) -> Any:
+    """05.03-05.04: whether a save roll against an invulnerable save stops the attack (a model with no Save
+    characteristic to use instead: Sv 7)."""
+    return attack_sequence.save_check(unmodified_roll, ap, 7, invulnerable_save) == Save.FAILS
