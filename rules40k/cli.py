@@ -809,8 +809,11 @@ def _print_outcomes(report: dict) -> None:
         console.print(f"  outcomes: the sweep does not apply: {outcomes['why']}")
     elif outcomes:
         c = outcomes["counts"]
-        console.print(f"  outcomes: {c.get('changed', 0)} of {c.get('total', 0)} matchups moved "
-                      f"({c.get('increased', 0)} up, {c.get('decreased', 0)} down)")
+        compared = c.get("total", 0) - c.get("not_comparable", 0)
+        console.print(f"  outcomes: {c.get('changed', 0)} of {compared} matchups moved "
+                      f"({c.get('increased', 0)} up, {c.get('decreased', 0)} down)"
+                      + (f"; {c['not_comparable']} of the {c.get('total', 0)} use rules one ruleset does not have, "
+                         "so they are not compared" if c.get("not_comparable") else ""))
         from fractions import Fraction
 
         for entry in outcomes.get("changed", [])[:10]:

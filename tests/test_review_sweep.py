@@ -90,7 +90,7 @@ def test_thread_pool_and_default_process_pool_agree(small, baseline):
 
 def test_a_sweep_compared_with_itself_changes_nothing(small, baseline):
     comparison = sweep.compare_sweeps(baseline, dict(baseline), small)
-    assert comparison["counts"] == {"total": 40, "changed": 0, "increased": 0, "decreased": 0, "errors": 0}
+    assert comparison["counts"] == {"total": 40, "changed": 0, "increased": 0, "decreased": 0, "errors": 0, "not_comparable": 0}
     assert comparison["changed"] == [] and len(comparison["points"]) == 40
 
 
@@ -114,7 +114,7 @@ def test_an_override_of_the_wound_table_changes_exactly_the_matchups_it_touches(
     comparison = sweep.compare_sweeps(baseline, harder, small)
     assert {c["id"] for c in comparison["changed"]} == expected
     assert comparison["counts"] == {"total": 40, "changed": len(expected), "increased": 0,
-                                    "decreased": len(expected), "errors": 0}
+                                    "decreased": len(expected), "errors": 0, "not_comparable": 0}
     shifts = [c["shift"] for c in comparison["changed"]]
     assert all(isinstance(s, Fraction) and s < 0 for s in shifts)
     assert [abs(s) for s in shifts] == sorted((abs(s) for s in shifts), reverse=True)
@@ -151,7 +151,7 @@ def test_a_rejected_scenario_is_an_error_line_not_a_crash(small):
         errors = sweep.run_sweep(grid, executor=pool)
         good = {"bad": answers[1], "good": answers[1]}
     comparison = sweep.compare_sweeps(good, errors, grid)
-    assert comparison["counts"] == {"total": 2, "changed": 1, "increased": 0, "decreased": 0, "errors": 1}
+    assert comparison["counts"] == {"total": 2, "changed": 1, "increased": 0, "decreased": 0, "errors": 1, "not_comparable": 0}
     assert comparison["changed"][0]["shift"] is None and comparison["changed"][0]["new"].startswith("error")
 
 
@@ -267,3 +267,39 @@ def test_dask_executor_without_dask_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(sweep.SweepError, match=r"pip install -e '\.\[distributed\]'"):
         sweep.dask_executor("tcp://127.0.0.1:8786")
+
+
+def test_a_matchup_one_ruleset_cannot_state_is_not_compared():
+    """A sweep across rulesets: a matchup the earlier edition cannot state ("not comparable: ...") is counted apart,
+    neither moved nor an error, and leaves no point to plot."""
+    grid = [{"id": "a", "scenario": {}}, {"id": "b", "scenario": {}}]
+    old = {"a": "not comparable: [LETHAL HITS] has no counterpart", "b": "1/2"}
+    new = {"a": "2/3", "b": "1/3"}
+    comparison = sweep.compare_sweeps(old, new, grid)
+    assert comparison["counts"] == {"total": 2, "changed": 1, "increased": 0, "decreased": 1, "errors": 0,
+                                    "not_comparable": 1}
+    assert [c["id"] for c in comparison["changed"]] == ["b"] and [p[0] for p in comparison["points"]] == ["b"]
+
+
+def test_the_earlier_edition_states_a_core_matchup_with_its_types():
+    """rules.ninth.core_scenarios: a lasgun's [RAPID FIRE 1] on A 1 is the type Rapid Fire, [HEAVY] is Heavy, a
+    plain ranged weapon reads as Assault, [BLAST] is Blast; [LETHAL HITS], [RAPID FIRE 1] on A 2 and cover cannot
+    be stated, each with its reason."""
+    from rules.ninth import core_scenarios
+
+    def weapon(name, A, abilities, count=10):
+        return {"name": name, "count": count, "A": A, "skill": 4, "S": 3, "AP": 0, "D": 1, "abilities": abilities}
+
+    target = {"models": [{"name": "Guardsman", "count": 10, "T": 3, "Sv": 5, "W": 1}]}
+    data, why = core_scenarios.restate({"weapons": [weapon("lasgun", 1, ["RAPID FIRE 1"]),
+                                                    weapon("cannon", "D6", ["BLAST", "HEAVY"], count=1),
+                                                    weapon("shoota", 2, [])], "target": target})
+    assert why == "" and [(w["type"], w.get("abilities")) for w in data["weapons"]] == [
+        ("Rapid Fire", None), ("Heavy", ["Blast"]), ("Assault", None)]
+    assert data["context"] == {"attacker_infantry": True}
+    for weapons, context, reason in (
+            ([weapon("gauss", 1, ["LETHAL HITS"])], {}, "[LETHAL HITS] has no counterpart"),
+            ([weapon("bolter", 2, ["RAPID FIRE 1"])], {}, "adds 1 attacks to A 2"),
+            ([weapon("lasgun", 1, ["RAPID FIRE 1"])], {"target_has_benefit_of_cover": True}, "benefit of cover")):
+        data, why = core_scenarios.restate({"weapons": weapons, "target": target, "context": context})
+        assert data is None and reason in why

@@ -279,20 +279,20 @@ def dask_executor(address: str, timeout: float = 5) -> DaskExecutor:
 # -- comparing two sweeps -----------------------------------------------------------------------------
 
 def _value(text: str) -> Fraction | str:
-    """A sweep answer: the Fraction of a "p/q", or the "error: ..." text itself."""
-    return text if text.startswith("error") else Fraction(text)
+    """A sweep answer: the Fraction of a "p/q", or the "error: ..." or "not comparable: ..." text itself."""
+    return text if text.startswith(("error", worker.NOT_COMPARABLE)) else Fraction(text)
 
 
 def compare_sweeps(old: Mapping[str, str], new: Mapping[str, str], grid: list[dict]) -> dict:
     """What changed between two sweeps of the same grid, exactly.
 
-    Returns ``{"counts": {"total", "changed", "increased", "decreased", "errors"}, "changed": [...],
+    Returns ``{"counts": {"total", "changed", "increased", "decreased", "errors", "not_comparable"}, "changed": [...],
     "points": [...]}``. ``changed`` lists every matchup whose answer differs, largest absolute shift
     first (ties in grid order; matchups that became or stopped being errors, whose shift is None,
     last), each ``{"id", "weapon", "target", "context", "old", "new", "shift"}`` with exact Fractions
     (an error stays its text). ``points`` has ``(id, old, new)`` for every matchup with a number on
     both sides, in grid order (for a scatter plot). ``errors`` counts matchups that are an error in
-    either sweep.
+    either sweep; ``not_comparable`` those one ruleset cannot state (a review across rulesets), left out of the rest.
     """
     ids = _ids(grid)
     for name, sweep in (("old", old), ("new", new)):
@@ -300,10 +300,13 @@ def compare_sweeps(old: Mapping[str, str], new: Mapping[str, str], grid: list[di
         if missing:
             raise SweepError(f"the {name} sweep has no answer for {missing[0]!r} ({len(missing)} missing)")
     changed, points = [], []
-    increased = decreased = errors = 0
+    increased = decreased = errors = not_comparable = 0
     for position, matchup in enumerate(grid):
         key = matchup["id"]
         before, after = _value(old[key]), _value(new[key])
+        if any(isinstance(v, str) and v.startswith(worker.NOT_COMPARABLE) for v in (before, after)):
+            not_comparable += 1  # one ruleset cannot state the matchup: nothing to compare, not a move
+            continue
         numeric = isinstance(before, Fraction) and isinstance(after, Fraction)
         if not numeric:
             errors += 1
@@ -322,7 +325,7 @@ def compare_sweeps(old: Mapping[str, str], new: Mapping[str, str], grid: list[di
     for entry in changed:
         del entry["_position"]
     return {"counts": {"total": len(ids), "changed": len(changed), "increased": increased,
-                       "decreased": decreased, "errors": errors},
+                       "decreased": decreased, "errors": errors, "not_comparable": not_comparable},
             "changed": changed, "points": points}
 
 

@@ -149,6 +149,23 @@ def _ratio(value) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+#: How a sweep answers a matchup a ruleset cannot state (``rules.<ruleset>.core_scenarios.restate`` said why).
+NOT_COMPARABLE = "not comparable:"
+
+
+def _restatement(ruleset: str | None):
+    """``restate`` of ``rules.<ruleset>.core_scenarios``: how that ruleset states a Core Rules matchup (a ruleset
+    whose scenarios read like the Core Rules' has none)."""
+    if ruleset is None:
+        return None
+    try:
+        return importlib.import_module(f"rules.{ruleset}.core_scenarios").restate
+    except ModuleNotFoundError as error:
+        if error.name == f"rules.{ruleset}.core_scenarios":
+            return None
+        raise
+
+
 def evaluate(root: str | None, scenarios: list[dict], overrides: dict[str, str] | None = None,
              ruleset: str | None = None) -> list[str]:
     """Expected models destroyed of each scenario as an exact "p/q" string, or "error: <one line>".
@@ -175,7 +192,13 @@ def evaluate(root: str | None, scenarios: list[dict], overrides: dict[str, str] 
             if undo:
                 _clear_rule_caches()
             out: list[str] = []
+            restate = _restatement(ruleset)
             for data in scenarios:
+                if restate is not None:  # a Core Rules matchup put in that ruleset's terms, or not comparable
+                    data, why = restate(data)
+                    if data is None:
+                        out.append(f"{NOT_COMPARABLE} {why}")
+                        continue
                 try:
                     read = scenario.read_scenario(data, "scenario")
                     result = (calculator.calculate(read) if ruleset is None
