@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import attack_sequence, moving, objectives, strategic_reserves
+from rules.core import attack_sequence, core_abilities, moving, objectives, strategic_reserves
 from rules.core import stratagems as cs
 from rules.core.attack_sequence import Hit, Save, Wound
 from rules.ninth.stratagems import Roll
@@ -92,3 +92,20 @@ def invulnerable_save_holds(unmodified_roll: Any, ap: Any, invulnerable_save: An
     """05.03-05.04: whether a save roll against an invulnerable save stops the attack (a model with no Save
     characteristic to use instead: Sv 7)."""
     return attack_sequence.save_check(unmodified_roll, ap, 7, invulnerable_save) == Save.FAILS
+
+
+def rapid_fire_attacks(attacks: Any, target_within_half_range: Any, rapid_fire_x: Any) -> Any:
+    """24.30: a [RAPID FIRE X] weapon's attacks: its A, and X more when the target is within half range (the Core
+    Rules' X need not equal A, which the earlier edition's doubling assumes)."""
+    return attacks + core_abilities.rapid_fire_extra_attacks(rapid_fire_x, target_within_half_range)
+
+
+def heavy_hit_modifier(heavy: Any, unit_moved: Any) -> Any:
+    """24.16: a [HEAVY] weapon's hit modifier in its own Shooting phase, the unit unengaged and not set up this turn,
+    having moved 6" (a Normal move) or not at all; INFANTRY or not, which the Core Rules do not ask."""
+    return core_abilities.heavy_hit_modifier(True, True, False, 6 if unit_moved else 0) if heavy else 0
+
+
+def blast_attacks(rolled: Any, models_in_target: Any) -> Any:
+    """24.05: a [BLAST] weapon's attacks against a unit: what was rolled, and one more for every five models."""
+    return rolled + core_abilities.blast_extra_attacks(models_in_target, 1)
