@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import Phase as Stage
-from hypothesis import given, note, settings
+from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
 from properties import mutation, proofs
@@ -166,6 +166,7 @@ def test_d33_reads_two_d3s_as_tens_and_units(first, second):
     assert result in {10 * t + u for t in (1, 2, 3) for u in (1, 2, 3)}
 
 
+@pytest.mark.refs("ninth:concepts/d33")
 def test_d33_the_web_pages_example():
     """"if you rolled two D3s and the first result was a 2 and the second was a 1, then the D33 result is a 21":
     a D6 of 3 or 4 makes a D3 of 2, one of 1 or 2 a D3 of 1."""
@@ -245,6 +246,31 @@ def test_keyword_lists_any_adjacent_every_non_none(keywords, listed):
     assert concepts.can_fly(keywords) == ("FLY" in keywords)
 
 
+@pytest.mark.refs("ninth:concepts/battlefield-quarters")
+@NO_EXPLAIN
+@given(st.fractions(-2, 46, max_denominator=2), st.fractions(-2, 62, max_denominator=2), st.booleans(), st.booleans())
+@example(Fraction(0), Fraction(0), False, False)
+@example(Fraction(44), Fraction(60), True, True)
+@example(Fraction(22), Fraction(30), True, False)
+@example(Fraction(22), Fraction(30), False, True)
+@example(Fraction(-1), Fraction(10), False, False)
+@example(Fraction(45), Fraction(10), True, False)
+@example(Fraction(10), Fraction(-1), False, False)
+@example(Fraction(10), Fraction(61), False, True)
+@example(Fraction(1, 2), Fraction(1, 2), False, False)
+@example(Fraction(43), Fraction(59), True, True)
+def test_quarters_divided_through_the_centre(x, y, right, far):
+    """A 44" by 60" battlefield divided by lines through its centre (22" across, 30" deep): a point of the
+    battlefield lies in the quarter on its side of each line (on a line, in those either side); a point off the
+    battlefield lies in none."""
+    on_battlefield = 0 <= x <= 44 and 0 <= y <= 60
+    side_across = x >= 22 if right else x <= 22
+    side_along = y >= 30 if far else y <= 30
+    result = concepts.in_battlefield_quarter(x, y, 44, 60, right, far)
+    note(f"({x}, {y}) in quarter right={right} far={far}: {result}")
+    assert result == (on_battlefield and side_across and side_along)
+
+
 def _adding_before_multiplying(value, divide_by=(), multiply_by=(), add=(), subtract=()):
     exact = Fraction(value) + sum(add) - sum(subtract)
     for d in divide_by:
@@ -273,6 +299,9 @@ BROKEN = [
     (test_d3_re_rolls_read_the_halved_value, concepts, "d3_result_re_rolled",
      lambda d6_face, results_to_re_roll: d6_face in set(results_to_re_roll)),
     (test_keyword_lists_any_adjacent_every_non_none, concepts, "_keyword", lambda word: word.strip().upper()),
+    (test_quarters_divided_through_the_centre, concepts, "in_battlefield_quarter",
+     lambda x, y, width, depth, right_half, far_half: And(
+         If(right_half, 2 * x > width, 2 * x < width), If(far_half, 2 * y > depth, 2 * y < depth))),
 ]
 
 
@@ -292,6 +321,7 @@ def test_concepts_properties_hold_unbroken():
 # -- Plain checks: exact chances, the printed lists --------------------------------------------------------------------
 
 
+@pytest.mark.refs("ninth:concepts/roll-offs", "ninth:glossary/roll-off")
 def test_roll_off_each_player_wins_half_the_time():
     """Ties are rolled again, so each player's chance is 15 wins in the 30 decided pairs of D6s: 1/2."""
     assert concepts.roll_off_win_chance(1) == concepts.roll_off_win_chance(2) == Fraction(1, 2)
@@ -301,6 +331,7 @@ def _printed_phases(text: str) -> list[str]:
     return [name.title() for name in re.findall(r"^\d\. ([A-Z]+) PHASE$", text, re.M)]
 
 
+@pytest.mark.refs("ninth:battle-round")
 def test_phase_order_is_the_printed_list_in_each_printing():
     """The reprint lists seven phases and the web page six (no Morale phase); next_phase walks each list in its
     printed order and ends the turn after its last phase."""
@@ -316,6 +347,7 @@ def test_phase_order_is_the_printed_list_in_each_printing():
     assert len(battle_round.PHASES[Printing.REPRINT]) == 7 and len(battle_round.PHASES[Printing.WEB]) == 6
 
 
+@pytest.mark.refs("ninth:datasheets/modifying-characteristics", "ninth:glossary/modifying-characteristics")
 def test_floored_characteristics_are_the_printed_lists():
     """The reprint's bullet and glossary floor S, T, A and Ld; the web page's bullet adds I."""
     section = spec.sections(RULESET)["datasheets/modifying-characteristics"]
@@ -332,6 +364,8 @@ def test_floored_characteristics_are_the_printed_lists():
         assert datasheets.never_modified_below_one(characteristic) == (characteristic in datasheets.FLOORED_AT_ONE)
 
 
+@pytest.mark.refs("ninth:datasheets/profiles", "ninth:datasheets/modifying-characteristics",
+                  "ninth:glossary/null-characteristics")
 def test_dash_characteristics():
     """'-' is never modified; a '-' Strength or Leadership uses Toughness instead; '-' Move, WS/A and BS forbid
     moving, fighting in melee and ranged attacks."""
@@ -343,12 +377,38 @@ def test_dash_characteristics():
     assert not datasheets.can_make_ranged_attacks("-") and datasheets.can_make_ranged_attacks(4)
 
 
+@pytest.mark.refs("ninth:datasheets/modifying-characteristics")
 def test_replacement_comes_before_modifiers():
     """A characteristic replaced by a value is modified from the new value (replace Toughness 4 by 6, then -1:
     5, not 3)."""
     assert datasheets.modified_characteristic(Characteristic.T, 4, replaced_by=6, subtract=[1]) == 5
 
 
+@pytest.mark.refs("ninth:datasheets/weapons")
 def test_bad_weapon_strength_is_refused_with_its_value():
     with pytest.raises(ValueError, match="'S9'"):
         datasheets.attack_strength("S9", 4)
+
+
+@pytest.mark.refs("ninth:concepts/sequencing")
+def test_sequencing_table_covers_exactly_the_moments_that_occur():
+    """A start or end of a battle round is during the battle; the table's domain is the three moments that can
+    occur (before or after the battle, during a turn, at the start or end of a battle round), and the roll-off
+    row answers both moments outside a turn."""
+    moments = [(m["during_the_battle"], m["at_start_or_end_of_a_battle_round"])
+               for m in concepts.SEQUENCING.concrete_domain()]
+    assert sorted(moments) == [(False, False), (True, False), (True, True)]
+    assert [concepts.who_orders_simultaneous_rules(*m) for m in sorted(moments)] == [
+        concepts.ROLL_OFF, concepts.TURN_PLAYER, concepts.ROLL_OFF]
+
+
+@pytest.mark.refs("ninth:concepts/keywords")
+def test_unchosen_keyword_is_refused():
+    with pytest.raises(ValueError, match="<CHAPTER>"):
+        concepts.chosen_keyword("<CHAPTER>", {})
+
+
+@pytest.mark.refs("ninth:datasheets/modifying-characteristics")
+def test_characteristic_that_is_neither_number_nor_dash_is_refused():
+    with pytest.raises(ValueError, match="'x'"):
+        datasheets.modified_characteristic(Characteristic.S, "x")

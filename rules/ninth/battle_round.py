@@ -25,8 +25,8 @@ class Phase(enum.IntEnum):
 
 
 class Printing(enum.IntEnum):
-    REPRINT = 1  # the mission pack's reprint (002), the primary printing
-    WEB = 2  # the web page (003)
+    REPRINT = enum.auto()  # the mission pack's reprint (002), the primary printing
+    WEB = enum.auto()  # the web page (003)
 
 
 END_OF_TURN = 0  # what follows the last phase of a turn

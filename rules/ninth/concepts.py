@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
-from rules import logic
+from rules import dice, logic
 from rules.logic import And, DecisionTable, If, Max, Not, Or, Row, Var, is_symbolic
 from rules.registry import ruleset_rule
 
@@ -27,7 +27,6 @@ ENGAGEMENT_HORIZONTAL = 1
 ENGAGEMENT_VERTICAL = 5
 # Dice: a roll can never be modified below 1.
 LOWEST_MODIFIED_ROLL = 1
-D6_FACES = range(1, 7)
 
 
 # -- Unit coherency ---------------------------------------------------------------------------------------------
@@ -239,7 +238,8 @@ def roll_off_winner(player_one_roll: Any, player_two_roll: Any) -> Any:
 @rule("concepts/roll-offs", "glossary/roll-off")
 def roll_off_win_chance(player: int) -> Fraction:
     """The chance that a player eventually wins a roll-off (ties rolled again until someone wins)."""
-    outcomes = [roll_off_winner(a, b) for a in D6_FACES for b in D6_FACES]
+    faces = list(dice.outcomes("D6"))
+    outcomes = [roll_off_winner(a, b) for a in faces for b in faces]
     decided = [o for o in outcomes if o != ROLL_OFF_AGAIN]
     return Fraction(decided.count(player), len(decided))
 
@@ -347,7 +347,7 @@ def rule_affects_unit(says_friendly: Any, says_enemy: Any, unit_is_friendly: Any
 def _keyword(word: str) -> str:
     """A keyword as matched: case and a plural 's' aside (pluralisation does not affect matching)."""
     word = word.strip().upper()
-    return word[:-1] if word.endswith("S") and len(word) > 3 else word
+    return word.removesuffix("S")
 
 
 @rule("concepts/keywords", "glossary/keyword", "datasheets/keywords")
@@ -365,9 +365,9 @@ def unit_keywords(keywords_of_each_model: Iterable[Iterable[str]]) -> set[str]:
 @rule("concepts/keywords")
 def chosen_keyword(keyword: str, choices: dict[str, str]) -> str:
     """A keyword in angular brackets (<CHAPTER>) reads as the keyword chosen when the unit was added to the army."""
-    if keyword.startswith("<") and keyword.endswith(">"):
-        return choices[keyword]
-    return keyword
+    if keyword.startswith("<") and keyword not in choices:
+        raise ValueError(f"no keyword was chosen for {keyword} when the unit was added to the army")
+    return choices.get(keyword, keyword)
 
 
 @rule("glossary/keywords-comma-separated-list")

@@ -22,16 +22,16 @@ DASH = "-"  # a characteristic printed as '-'
 class Characteristic(enum.IntEnum):
     """The characteristics of a profile (Initiative only on the web page)."""
 
-    M = 1
-    WS = 2
-    BS = 3
-    S = 4
-    T = 5
-    W = 6
-    A = 7
-    I = 8  # noqa: E741  (the web page's Initiative)
-    LD = 9
-    SV = 10
+    M = enum.auto()
+    WS = enum.auto()
+    BS = enum.auto()
+    S = enum.auto()
+    T = enum.auto()
+    W = enum.auto()
+    A = enum.auto()
+    I = enum.auto()  # noqa: E741  (the web page's Initiative)
+    LD = enum.auto()
+    SV = enum.auto()
 
 
 # "Regardless of the source, the Strength, Toughness, Attacks and Leadership characteristics of a model can never
@@ -84,7 +84,9 @@ def modified_characteristic(characteristic: Characteristic, value: Any, replaced
     """A characteristic after the rules that change it: a '-' is never modified; a replacement comes first; then
     every modifier in the printed order (division, multiplication, addition, subtraction, fractions rounded up
     at the end); S, T, A and Ld never below 1. A unit's characteristic modified is every model's."""
-    if isinstance(value, str) and value == DASH:
+    if isinstance(value, str):
+        if value != DASH:
+            raise ValueError(f"characteristic value {value!r} is neither a number nor '-'")
         return DASH
     base = value if replaced_by is None else replaced_by
     result = apply_modifiers(base, divide_by, multiply_by, add, subtract)
@@ -137,9 +139,11 @@ def attack_strength(weapon_strength: str | int, bearer_strength: int, add: Seque
     match = _STRENGTH.match(str(weapon_strength))
     if not match:
         raise ValueError(f"weapon Strength {weapon_strength!r} is not 'User', a number, '+N', '-N' or 'xN'")
+    if match.group("user"):
+        return modified_characteristic(Characteristic.S, bearer_strength, add=add, subtract=subtract)
     if match.group("flat"):
         return modified_characteristic(Characteristic.S, int(match.group("flat")), add=add, subtract=subtract)
-    op, by = match.group("op"), int(match.group("by") or 0)
+    op, by = match.group("op"), int(match.group("by"))
     multiply = (by,) if op in ("x", "×", "*", "X") else ()
     plus = (by,) if op == "+" else ()
     minus = (by,) if op == "-" else ()

@@ -75,18 +75,18 @@ def ap_is_worse(ap: Any, than: Any) -> Any:
 _TERM = re.compile(r"^(?P<count>[0-9]*)D(?P<sides>[36])$|^(?P<number>[0-9]+)$", re.I)
 
 
-def _terms(expression: str) -> list[tuple[int, int]]:
-    """A random characteristic ('3+D3', '2D6', 'D6') as (dice, sides) terms; a plain number is (number, 0)."""
-    terms = []
+def _dice_and_bonus(expression: str) -> tuple[list[tuple[int, int]], int]:
+    """A random characteristic ('3+D3', '2D6', 'D6') as its dice, (count, sides) each, and its added number."""
+    dice, bonus = [], 0
     for part in str(expression).replace(" ", "").split("+"):
         match = _TERM.match(part)
         if not match:
             raise ValueError(f"{expression!r} is not a random characteristic such as D3, 2D6 or 3+D3")
         if match.group("number"):
-            terms.append((int(match.group("number")), 0))
+            bonus += int(match.group("number"))
         else:
-            terms.append((int(match.group("count") or 1), int(match.group("sides"))))
-    return terms
+            dice.append((int(match.group("count") or 1), int(match.group("sides"))))
+    return dice, bonus
 
 
 @rule("glossary/maximum-value")
@@ -106,16 +106,16 @@ def dice_minimum(dice: Any, sides: Any, bonus: Any = 0) -> Any:
 def maximum_value(expression: str) -> int:
     """A random characteristic or roll at its maximum (D3 is 3, 2D6 is 12, 3+D3 is 6: the printed example says
     5). Interpretation: maximum-value-rule-over-example."""
-    return sum(dice_maximum(0, 0, count) if sides == 0 else dice_maximum(count, sides)
-               for count, sides in _terms(expression))
+    dice, bonus = _dice_and_bonus(expression)
+    return sum(dice_maximum(count, sides) for count, sides in dice) + bonus
 
 
 @rule("glossary/minimum-value")
 def minimum_value(expression: str) -> int:
     """A random characteristic or roll at its minimum: every dice at its lowest value (D6 is 1, 2D6 is 2, 3+D3
     is 4)."""
-    return sum(dice_minimum(0, 0, count) if sides == 0 else dice_minimum(count, sides)
-               for count, sides in _terms(expression))
+    dice, bonus = _dice_and_bonus(expression)
+    return sum(dice_minimum(count, sides) for count, sides in dice) + bonus
 
 
 @rule("glossary/double")
@@ -164,18 +164,18 @@ def models_flee_after_morale(morale_test_automatically_successful: Any, models_t
 
 
 class Until(enum.IntEnum):
-    START_OF_CONTROLLERS_NEXT_COMMAND_PHASE = 1
-    END_OF_THE_TURN = 2
-    ANY_MODEL_MOVES = 3
+    START_OF_CONTROLLERS_NEXT_COMMAND_PHASE = enum.auto()
+    END_OF_THE_TURN = enum.auto()
+    ANY_MODEL_MOVES = enum.auto()
 
 
 class Status(enum.IntEnum):
-    ADVANCED = 1
-    FALLEN_BACK = 2
-    CHARGED = 3
-    BEEN_CHARGED = 4
-    HEROICALLY_INTERVENED = 5
-    REMAINED_STATIONARY = 6
+    ADVANCED = enum.auto()
+    FALLEN_BACK = enum.auto()
+    CHARGED = enum.auto()
+    BEEN_CHARGED = enum.auto()
+    HEROICALLY_INTERVENED = enum.auto()
+    REMAINED_STATIONARY = enum.auto()
 
 
 STATUS_LASTS = {
