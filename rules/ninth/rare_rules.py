@@ -89,6 +89,13 @@ def explosion_roller(controlling_player: Any, opponent: Any) -> Any:
 
 
 @rule("rare-rules/repositioned-and-replacement-units")
+def triggers_reinforcement_rules(set_back_up_on_battlefield: Any) -> Any:
+    """Whether rules triggered by (or applying to) units 'set up on the battlefield as Reinforcements' apply to a
+    unit: they do to every unit removed and set back up, repositioned or replacing a destroyed unit (point 1)."""
+    return set_back_up_on_battlefield
+
+
+@rule("rare-rules/repositioned-and-replacement-units")
 def repositioned_counts_as_fallen_back(fell_back_before: Any, removed_from_engagement_range: Any = False) -> Any:
     """Whether a unit set back up counts as having Fallen Back: only if it Fell Back before it was removed; being
     removed from within Engagement Range is no Fall Back."""
