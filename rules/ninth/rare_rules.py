@@ -40,7 +40,8 @@ def cover_traits_ignored(kind: str, traits: list[str]) -> list[str]:
     elif kind == IGNORE_ALL_COVER:
         chosen = [t for t in traits if t != "Obscuring"]
     else:
-        raise ValueError(f"kind must be {IGNORE_SAVE_COVER!r}, {IGNORE_HIT_COVER!r} or {IGNORE_ALL_COVER!r}, got {kind!r}")
+        raise ValueError(f"kind must be {IGNORE_SAVE_COVER!r}, {IGNORE_HIT_COVER!r} or {IGNORE_ALL_COVER!r}, "
+                         f"got {kind!r}")
     return chosen
 
 
