@@ -43,7 +43,8 @@ def _psychic_odds() -> Built:
     return [], goal, {"warp_charge": w}
 
 
-@proof("ninth-perils-on-double-one-or-six", ("ninth:psychic-phase/psychic-tests", "ninth:psychic-phase/perils-of-the-warp"),
+@proof("ninth-perils-on-double-one-or-six", ("ninth:psychic-phase/psychic-tests",
+                                               "ninth:psychic-phase/perils-of-the-warp"),
        "Perils of the Warp follows exactly a double 1 or a double 6: two of the 36 outcomes, whether the test "
        "passes or not.")
 def _perils() -> Built:
@@ -198,7 +199,8 @@ def _closing() -> Built:
 # -- Fight phase ------------------------------------------------------------------------------------------------
 
 
-@proof("ninth-fight-bands", ("ninth:fight-phase/charging-units-fight-first", "ninth:rare-rules/always-fight-first-last"),
+@proof("ninth-fight-bands", ("ninth:fight-phase/charging-units-fight-first",
+                               "ninth:rare-rules/always-fight-first-last"),
        "A unit that charged or always fights first fights in the first band, one under a fight-last rule in the "
        "last, one under both as if under neither; the first and last bands start with the player whose turn it "
        "is, the others with the opponent.")
@@ -228,7 +230,8 @@ def _paired_weapons() -> Built:
 # -- Morale phase -----------------------------------------------------------------------------------------------
 
 
-@proof("ninth-morale-test-ones-and-priority", ("ninth:morale-phase/taking-a-morale-test", "ninth:rare-rules/morale-priority"),
+@proof("ninth-morale-test-ones-and-priority", ("ninth:morale-phase/taking-a-morale-test",
+                                                 "ninth:rare-rules/morale-priority"),
        "An unmodified 1 always passes a Morale test (unless a rule fails it outright), a rule passing it beats "
        "one failing it, and more models destroyed never turn a failure into a pass.")
 def _morale_test() -> Built:
@@ -256,7 +259,8 @@ def _morale_facts() -> tuple[list, dict]:
     return pre, {**f, **flags, **{str(r): r for r in rolls}}
 
 
-@proof("ninth-morale-never-negative", ("ninth:morale-phase/taking-a-morale-test", "ninth:morale-phase/combat-attrition-tests"),
+@proof("ninth-morale-never-negative", ("ninth:morale-phase/taking-a-morale-test",
+                                         "ninth:morale-phase/combat-attrition-tests"),
        "After its Morale test and Combat Attrition tests a unit of up to six models never has fewer than none "
        "nor more than it had, and a passed test loses nothing.")
 def _morale_never_negative() -> Built:

@@ -278,7 +278,8 @@ def test_engaged_units_only_fall_back_or_stay(units, aircraft_units, is_aircraft
 
 BROKEN = [
     (test_psychic_test_odds_are_exact, psychic, "psychic_test_passed", lambda total, warp_charge: total > warp_charge),
-    (test_psychic_test_odds_are_exact, psychic, "perils_of_the_warp", lambda first_die, second_die: first_die == second_die),
+    (test_psychic_test_odds_are_exact, psychic, "perils_of_the_warp",
+     lambda first_die, second_die: first_die == second_die),
     (test_deny_chance_is_the_chance_to_beat_the_test, psychic, "deny_passed",
      lambda deny_total, psychic_test_result: deny_total >= psychic_test_result),
     (test_charge_chance_monotone_in_distance, charge, "charge_succeeds",

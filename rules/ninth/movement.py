@@ -180,6 +180,16 @@ def may_embark(move_kind: str, farthest_model_inches: Any, transport_within_enga
                Not(disembarked_this_phase))
 
 
+@rule("movement-phase/transports/embark")
+def embarked_unit_counts_as(transport_move: str) -> str:
+    """The kind of move a unit embarked within a TRANSPORT counts as having made this turn: the same as the
+    TRANSPORT's (Normal Move, Advance, Fall Back or Remain Stationary)."""
+    if transport_move not in (NORMAL_MOVE, ADVANCE, FALL_BACK, REMAIN_STATIONARY):
+        raise ValueError(f"{transport_move!r} is not a move (one of {NORMAL_MOVE}, {ADVANCE}, {FALL_BACK}, "
+                         f"{REMAIN_STATIONARY})")
+    return transport_move
+
+
 @rule("movement-phase/transports/disembark")
 def may_disembark(started_phase_embarked: Any, transport_moved_this_phase: Any = False,
                   transport_destroyed: Any = False) -> Any:

@@ -40,7 +40,8 @@ def cover_traits_ignored(kind: str, traits: list[str]) -> list[str]:
     elif kind == IGNORE_ALL_COVER:
         chosen = [t for t in traits if t != "Obscuring"]
     else:
-        raise ValueError(f"kind must be {IGNORE_SAVE_COVER!r}, {IGNORE_HIT_COVER!r} or {IGNORE_ALL_COVER!r}, got {kind!r}")
+        raise ValueError(f"kind must be {IGNORE_SAVE_COVER!r}, {IGNORE_HIT_COVER!r} or {IGNORE_ALL_COVER!r}, "
+                         f"got {kind!r}")
     return chosen
 
 
@@ -86,6 +87,13 @@ def explosion_roller(controlling_player: Any, opponent: Any) -> Any:
     """Who rolls to see whether a destroyed model explodes, whether nearby units suffer damage and how much: always
     the player controlling that model."""
     return controlling_player
+
+
+@rule("rare-rules/repositioned-and-replacement-units")
+def triggers_reinforcement_rules(set_back_up_on_battlefield: Any) -> Any:
+    """Whether rules triggered by (or applying to) units 'set up on the battlefield as Reinforcements' apply to a
+    unit: they do to every unit removed and set back up, repositioned or replacing a destroyed unit (point 1)."""
+    return set_back_up_on_battlefield
 
 
 @rule("rare-rules/repositioned-and-replacement-units")
