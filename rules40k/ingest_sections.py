@@ -213,7 +213,7 @@ class PrintingLayout:
                 raise IngestError(f"{at} must be a mapping with exactly one of 'at' or 'starts'")
             for key, value in entry.items():
                 kind = ENTRY_KEYS.get(key)
-                if kind is None or key == "note":
+                if kind is None:
                     raise IngestError(f"{at} has unknown key {shown(key)}")
                 if not (_line_number(value) if kind is int else isinstance(value, kind)) or (
                         kind is str and not value.strip()):
@@ -223,9 +223,11 @@ class PrintingLayout:
             if number > 1 and entry["line"] <= entries[number - 2]["line"]:
                 raise IngestError(f"{at}: 'line' {entry['line']} does not come after the previous entry's "
                                   f"({entries[number - 2]['line']})")
-            kinds = [k for k in ("ref", "intro", "drop") if k in entry]
+            kinds = [k for k in ("ref", "intro", "note", "drop") if k in entry]
             if len(kinds) != 1:
-                raise IngestError(f"{at} must have exactly one of ref, intro, drop")
+                raise IngestError(f"{at} must have exactly one of ref, intro, note, drop")
+            if "note" in entry and entry["note"] not in primary | seen:
+                raise IngestError(f"{at}: note for {entry['note']!r}, which neither printing's entries define")
             if "ref" in entry:
                 ref = entry["ref"]
                 if not spec_access.SLUG_REF.match(ref):
@@ -242,8 +244,8 @@ class PrintingLayout:
                                       "it belongs to (one of 'chapters') and its title")
             if "intro" in entry and entry["intro"] not in numbers:
                 raise IngestError(f"{at}: intro for unknown chapter {entry['intro']!r}")
-        if data["last_line_number"] <= entries[-1]["line"]:
-            raise IngestError(f"{where}: 'last_line_number' {data['last_line_number']} does not come after the last "
+        if data["last_line_number"] < entries[-1]["line"]:  # the last block may be its one line
+            raise IngestError(f"{where}: 'last_line_number' {data['last_line_number']} comes before the last "
                               f"entry's line ({entries[-1]['line']})")
         return cls(path, name, str(data["marker"]), entries, " ".join(data["last_line"].split()),
                    data["last_line_number"])
@@ -481,6 +483,16 @@ def add_printing(printing: PrintingLayout, document: Path, chapters: dict[str, d
             end -= 1
         if "drop" in entry:
             report["dropped"].append({"lines": [start, end], "why": " ".join(entry["drop"].split())})
+            continue
+        if "note" in entry:  # a worked example printed after the next section: its own section's printing keeps it
+            body = join_page_breaks(join_lines(block), start, [])
+            label = next((lead for lead in ("Example:", "For example:") if body.startswith(lead)), None)
+            notes = ([{"kind": "example", "title": "Example", "text": body[len(label):].strip()}] if label
+                     else [{"kind": "note", "title": entry.get("title", ""), "text": body}])
+            owner = sections[entry["note"]]
+            printed = owner["printings"][printing.name] if entry["note"] in sections and not owner.get("printing") \
+                else owner
+            printed.setdefault("notes", []).extend({**n, "line": start} for n in notes)
             continue
         text = join_page_breaks(join_lines(block[1:] if "at" in entry else block), start, [])
         if "intro" in entry:
