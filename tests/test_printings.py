@@ -157,3 +157,17 @@ def test_printings_report_as_text(capsys):
     assert f"{len(spec.sections('ninth'))} sections compared" in out and "0 not accounted for" in out
     assert cli.main(["printings", "--ruleset", "core"]) == 0
     assert "one printing" in capsys.readouterr().out
+
+
+def test_printings_report_exits_1_naming_what_nothing_accounts_for(capsys, monkeypatch):
+    """Without the Look Out, Sir finding its difference is accounted for by nothing: listed, and the exit is 1."""
+    from rules40k import annotations
+
+    recorded = annotations.findings
+    monkeypatch.setattr(annotations, "findings", lambda name="core", *rest: [
+        f for f in recorded(name, *rest) if f["id"] != "look-out-sir-protectors-differ"])
+    assert cli.main(["printings", "--ruleset", "ninth", "--json"]) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["ref"] for r in rows if not r["accounted"]] == ["shooting-phase/look-out-sir"]
+    assert cli.main(["printings", "--ruleset", "ninth"]) == 1
+    assert "1 not accounted for" in capsys.readouterr().out
