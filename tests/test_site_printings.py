@@ -101,3 +101,26 @@ def test_each_documents_text_pages_mark_only_the_sections_printed_from_it(area):
         assert ref in reprint.get(SECTIONS[ref]["line"], set()), ref
         assert ref in web.get(SECTIONS[ref]["printings"]["web"]["line"], set()), ref
     assert all(not SECTIONS[r].get("printing") for refs in reprint.values() for r in refs)
+
+
+def test_the_other_printing_opens_and_its_line_link_lands_on_the_web_pages_line(area, browser):
+    """In Chromium: the web printing's block of Look Out, Sir opens to the web page's words, and its lines link
+    goes to the web page's text page with that line targeted."""
+    from conftest import SitePage
+
+    site = SitePage(browser, area.parent)
+    try:
+        page = site.open(f"{RULESET}/shooting-phase/look-out-sir.html")
+        first, last = SECTIONS["shooting-phase/look-out-sir"]["printings"]["web"]["lines"]
+        block = page.locator("details", has=page.locator("summary", has_text=f"The web printing, lines {first}–{last}"))
+        words = block.get_by_text("wounds characteristic of 10 or more")
+        assert not words.is_visible()  # collapsed until asked for
+        block.locator("summary").click()
+        assert words.is_visible()
+        block.get_by_role("link", name=f"lines {first}–{last}").click()
+        page.wait_for_url(re.compile(rf"/{RULESET}/text-web/\d{{4}}\.html#L{first}$"))
+        target = page.locator(f"#L{first}")
+        assert target.is_visible() and "LOOK OUT, SIR" in target.inner_text()
+        assert not site.errors and not site.outside()
+    finally:
+        site.context.close()
