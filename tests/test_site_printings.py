@@ -112,7 +112,8 @@ def test_the_other_printing_opens_and_its_line_link_lands_on_the_web_pages_line(
     try:
         page = site.open(f"{RULESET}/shooting-phase/look-out-sir.html")
         first, last = SECTIONS["shooting-phase/look-out-sir"]["printings"]["web"]["lines"]
-        block = page.locator("details", has=page.locator("summary", has_text=f"The web printing, lines {first}–{last}"))
+        summary = page.locator("summary", has_text=f"The web printing, lines {first}–{last}")
+        block = page.locator("details", has=summary)
         words = block.get_by_text("wounds characteristic of 10 or more")
         assert not words.is_visible()  # collapsed until asked for
         block.locator("summary").click()
