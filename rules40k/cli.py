@@ -213,21 +213,25 @@ def cmd_printings(args: argparse.Namespace) -> int:
     validate.validate([name])
     rows = printings.report(name)
     compared = printings.compare(name)
-    unaccounted = [row for row in rows if not row["accounted"]]
+    unaccounted = [row for row in rows if not row["accounted"] or row["unquoted"]]
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0 if not unaccounted else 1
     if not compared:
         print(f"The {name} ruleset has one printing: nothing to compare.")
         return 0
+    from rich.markup import escape
+
     console = _console()
     table = _table(title=f"Where the printings of the {name} ruleset differ")
     for column in ("ref", "printing", "status", "lines", "accounted for by"):
         table.add_column(column)
     for row in rows:
         lines = ", ".join(f"{printing} {'–'.join(map(str, span))}" for printing, span in row["lines"].items() if span)
+        unquoted = "; ".join(f"“{mine}” / “{theirs}”" for mine, theirs in row["unquoted"])
         table.add_row(row["ref"], row["printing"], row["status"], lines,
-                      ", ".join(row["accounted"]) or "[bold red]nothing[/]")
+                      (", ".join(row["accounted"]) or "[bold red]nothing[/]")
+                      + (f" [bold red]but nothing quotes[/] {escape(unquoted)}" if unquoted else ""))
     console.print(table)
     same = sum(row["status"] == "same" for row in compared)
     console.print(f"{name}: {len(compared)} sections compared, {same} printed alike, {len(rows)} differing or "

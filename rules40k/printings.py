@@ -10,6 +10,7 @@ a ruleset: the printings are read from the spec, their documents from spec/sourc
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -119,15 +120,51 @@ def accounted_by(row: dict, entry: dict, names: dict[str, str]) -> bool:
     return True
 
 
+def differing_runs(first: dict, second: dict) -> list[tuple[str, str]]:
+    """Where two printings of a section differ past typography: each run of words one prints and the other prints
+    otherwise or not at all, as (first's words, second's words); one of the two may be empty."""
+    a, b = words(first).split(" "), words(second).split(" ")
+    return [(" ".join(a[i1:i2]), " ".join(b[j1:j2]))
+            for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+            if op != "equal"]
+
+
+def unquoted_runs(row: dict, section: dict, entries: list[dict], names: dict[str, str]) -> list[tuple[str, str]]:
+    """The differing runs of a section printed twice that no quote touches: a quote of either printing, from its
+    lines of the section, in an entry that accounts for the row, holding the run's words or held in them. A
+    section can differ in more than one place; each place must be quoted by what accounts for it."""
+    quotes: dict[str, list[str]] = {PRIMARY: [], row["printing"]: []}
+    for entry in entries:
+        if not accounted_by(row, entry, names):
+            continue
+        for item in entry.get("evidence") or []:
+            for printing in quotes:
+                if item.get("document") == names.get(printing) and _within(row["lines"][printing], item["line"]):
+                    quotes[printing].append(" ".join(normalise(item["quote"])))
+    other = section["printings"][row["printing"]]
+    return [(mine, theirs) for mine, theirs in differing_runs(section, other)
+            if not any(run and any(run in quote or quote in run for quote in quotes[printing])
+                       for printing, run in ((PRIMARY, mine), (row["printing"], theirs)))]
+
+
 def report(ruleset: str, root: Path = spec.SPEC_ROOT) -> list[dict]:
     """The compared rows (same ones left out), each with the ids of the findings and interpretations that account
-    for it (``accounted``; empty: nobody has said what the difference is)."""
+    for it (``accounted``; empty: nobody has said what the difference is) and, for a section printed twice, the
+    places where it differs that none of them quotes (``unquoted``, as pairs of the two printings' words)."""
     names = documents(ruleset, root)
+    sections = spec.sections(ruleset, root)
     entries = [*annotations.findings(ruleset, root), *annotations.interpretations(ruleset, root)]
-    return [{**row, "accounted": [e["id"] for e in entries if accounted_by(row, e, names)]}
-            for row in compare(ruleset, root) if row["status"] != "same"]
+    rows = []
+    for row in compare(ruleset, root):
+        if row["status"] == "same":
+            continue
+        unquoted = unquoted_runs(row, sections[row["ref"]], entries, names) if row["status"] == "differs" else []
+        rows.append({**row, "accounted": [e["id"] for e in entries if accounted_by(row, e, names)],
+                     "unquoted": [list(pair) for pair in unquoted]})
+    return rows
 
 
 def unaccounted(ruleset: str, root: Path = spec.SPEC_ROOT) -> list[dict]:
-    """The differences no finding or interpretation accounts for."""
-    return [row for row in report(ruleset, root) if not row["accounted"]]
+    """The differences no finding or interpretation accounts for: a section none accounts for, or one with a place
+    where its printings differ that none quotes."""
+    return [row for row in report(ruleset, root) if not row["accounted"] or row["unquoted"]]

@@ -575,7 +575,8 @@ SOURCE_KINDS = {"text": "rule text", "figure": "figure", "note": "note",
                 "designers_note": "designer's note", "example": "printed example"}
 
 
-def note_views(page: Page, notes: list[dict]) -> list[dict]:
+def note_views(page: Page, notes: list[dict], document: str | None = None) -> list[dict]:
+    """Notes printed beside a rule; ``document``: the seed file their lines are of (None: the ruleset's own)."""
     views = []
     for note in notes:
         admonition, kind_label = NOTE_KINDS.get(note.get("kind"), ("note", "Note"))
@@ -583,7 +584,7 @@ def note_views(page: Page, notes: list[dict]) -> list[dict]:
         heading = kind_label if not title or title.lower() == kind_label.lower() else f"{kind_label}: {title}"
         body = page.text(note.get("text") or "") or "*The book prints a diagram here; it has no caption text.*"
         if note.get("line"):  # a link to the line, which the admonition's title cannot hold
-            body += f"\n\n*Printed at {sources.line_link(page, None, note['line'])}.*\n{{: .attribution }}"
+            body += f"\n\n*Printed at {sources.line_link(page, document, note['line'])}.*\n{{: .attribution }}"
         views.append({"admonition": admonition, "title": heading, "body": body})
     return views
 
@@ -769,6 +770,22 @@ def cited_by(book: Book) -> dict[str, list[tuple[str, str]]]:
             for target, sources in back.items()}
 
 
+def printing_views(book: Book, page: "Page", section: dict) -> list[dict]:
+    """The section as each other printing of the ruleset prints it: its name, its document's title, its lines (a
+    link to that printing's text page) and its text (bullet glyphs shown as the list they are)."""
+    views = []
+    for name, printed in sorted((section.get("printings") or {}).items()):
+        document = sources.printing_document(book, name)
+        first, last = (printed.get("lines") or [printed.get("line")] * 2)[:2]
+        label = f"line {first}" if first == last else f"lines {first}–{last}"
+        text = re.sub(r"(?m)^[ \t]*[•■][ \t]+", "- ", printed.get("text") or "")
+        views.append({"name": name, "title": escape(sources.title_of(book, document) if document else name),
+                      "lines": label, "line_link": sources.line_link(page, document, first, label),
+                      "heading": escape(printed.get("heading") or ""), "text": page.text(text),
+                      "notes": note_views(page, printed.get("notes") or [], document)})
+    return views
+
+
 def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | None, following: str | None,
                  backlinks: dict, checks_by_id: dict[str, dict]) -> tuple[str, str]:
     section = book.sections[ref]
@@ -779,6 +796,7 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
     examples = [example_view(page, e, checks_by_id) for e in book.examples if e["ref"] == ref]
     shown = {f"example:{book.qualify(e['id'])}" for e in examples}
     chapter = section["chapter"]["number"]
+    document = sources.printing_document(book, section.get("printing"))  # a section only another printing has
     context = {
         "page": page,
         "book": book,
@@ -787,7 +805,8 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "printed_title": section["title"],
         "chapter": page.link(chapter),
         "line": section.get("line"),
-        "line_link": sources.line_link(page, None, section.get("line")),
+        "line_link": sources.line_link(page, document, section.get("line")),
+        "source_title": sources.title_of(book, document) if document else book.source_title,
         "heading_notes": [footnote_label(r["id"]) for r in restorations if r.get("heading")],
         "attributes": [(key.replace("_", " ").capitalize(), escape(str(value).replace("-", " ")))
                        for key, value in (section.get("attributes") or {}).items()],
@@ -805,9 +824,10 @@ def section_page(book: Book, env: jinja2.Environment, ref: str, previous: str | 
         "other_printings": [{"line": p.get("line"), "line_link": sources.line_link(page, None, p.get("line")),
                              "text": page.text(p.get("text") or "")}
                             for p in section.get("other_printings") or []],
+        "printings": printing_views(book, page, section),
         "interpretations": interpretation_views(page, [i for i in book.interpretations if ref in i["refs"]]),
         "findings": finding_views(page, [f for f in book.findings if ref in f["refs"]], checks_by_id),
-        "notes": note_views(page, section.get("notes") or []),
+        "notes": note_views(page, section.get("notes") or [], document),
         "functions": function_views(page, book.functions.get(ref, [])),
         "examples": examples,
         "results_run": book.results is not None,

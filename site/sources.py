@@ -164,9 +164,36 @@ def _read(document: str, folder: str, provenance: dict, starts: tuple[int, ...])
     return _CACHE[key]
 
 
+def section_starts(book: "Book", printing: str | None = None) -> dict[int, list[str]]:
+    """Line -> the sections printed from that line of one printing's document (None: the ruleset's own): a section
+    only another printing has starts on a line of that printing, never of the ruleset's own document."""
+    starts: dict[int, list[str]] = {}
+    for ref, section in book.sections.items():
+        if printing is None:
+            line = None if section.get("printing") else section.get("line")
+        elif section.get("printing") == printing:
+            line = section.get("line")
+        else:
+            line = ((section.get("printings") or {}).get(printing) or {}).get("line")
+        if isinstance(line, int):
+            starts.setdefault(line, []).append(ref)
+    return starts
+
+
+def printing_document(book: "Book", printing: str | None) -> str | None:
+    """The seed file another printing of the ruleset was kept from (as evidence names it), None for the ruleset's
+    own document, or when no copy of that printing is kept."""
+    if printing is None:
+        return None
+    for provenance in spec.held_documents().values():
+        if provenance.get("document") == book.document and provenance.get("printing") == printing:
+            return str(provenance.get("original_name"))
+    return None
+
+
 def source_text(book: "Book") -> SourceText | None:
     """The document a ruleset was ingested from (spec/sources/<ruleset>.txt); None when it is not there."""
-    starts = tuple(sorted({s["line"] for s in book.sections.values() if isinstance(s.get("line"), int)}))
+    starts = tuple(sorted(section_starts(book)))
     provenance = {**book.provenance, "file": book.provenance.get("file") or f"{book.document}.txt",
                   "title": book.source_title}
     return _read(book.document, "text", provenance, starts)
@@ -178,7 +205,8 @@ def printings(book: "Book") -> list[SourceText]:
     out = []
     for provenance in spec.held_documents().values():
         if provenance.get("document") == book.document and provenance.get("printing"):
-            text = _read(book.document, f"text-{provenance['printing']}", provenance, ())
+            starts = tuple(sorted(section_starts(book, provenance["printing"])))
+            text = _read(book.document, f"text-{provenance['printing']}", provenance, starts)
             if text is not None:
                 out.append(text)
     return sorted(out, key=lambda text: text.folder)
@@ -301,15 +329,12 @@ def _line_html(number: int, raw: str, targets: list[tuple[str, str]]) -> str:
 
 def text_pages(book: "Book", env) -> list[tuple[str, str]]:
     """The pages showing each document of a ruleset's area, line by line, each line anchored (#L123) and numbered;
-    in its own document, a section's first line links to the section."""
+    in each printing's document, a section's first line there links to the section."""
     from rules40k_site.generate import Page, url_of
 
-    starts: dict[int, list[str]] = {}
-    for ref, section in book.sections.items():
-        if isinstance(section.get("line"), int):
-            starts.setdefault(section["line"], []).append(ref)
     out = []
     for text in texts(book):
+        starts = section_starts(book, None if text.own else text.folder.removeprefix("text-"))
         for index, (first, last) in enumerate(text.pages):
             path = text_page_path(book, text, first)
             page = Page(book, path, f"source text {first}")
@@ -319,7 +344,7 @@ def text_pages(book: "Book", env) -> list[tuple[str, str]]:
 
             lines = []
             for number in range(first, last + 1):
-                refs = book.sort_refs(starts.get(number, [])) if text.own else []
+                refs = book.sort_refs(starts.get(number, []))
                 lines.append(_line_html(number, text.lines[number - 1],
                                         [(book.label(ref), here(book.page_path(ref))) for ref in refs]))
             pager = [{"label": f"{a}–{b}", "href": page.href(text_page_path(book, text, a)), "current": a == first}

@@ -23,7 +23,9 @@ def test_every_difference_between_the_printings_is_accounted_for(name):
     missing = printings.unaccounted(name)
     assert not missing, (f"{len(missing)} differences between the printings of {name} that no finding or "
                          "interpretation quoting both printings accounts for: "
-                         + "; ".join(f"{r['ref']} ({r['status']})" for r in missing))
+                         + "; ".join(f"{r['ref']} ({r['status']}"
+                                     + (f", unquoted: {r['unquoted']}" if r["accounted"] else "") + ")"
+                                     for r in missing))
 
 
 def test_the_ninth_printings_are_compared_section_by_section():
@@ -113,13 +115,14 @@ def _ruleset(root, sections: list[dict]) -> None:
 
 def test_the_unaccounted_sections_are_listed(tmp_path, monkeypatch):
     """Read from any ruleset's spec: a section printed alike needs nothing; one whose words differ, one the web
-    printing lacks and one only it has are each listed until an annotation quoting both accounts for them."""
+    printing lacks and one only it has are each listed until an annotation quoting both accounts for them; a
+    section that differs in two places, until each place is quoted."""
     web = {"heading": "A", "line": 1, "lines": [1, 2], "notes": []}
     _ruleset(tmp_path, [
         {"ref": "alike", "title": "A", "line": 1, "lines": [1, 2], "text": "Roll ‘one’ dice (pg 4).",
          "printings": {"web": {**web, "text": "Roll 'one' dice."}}},
-        {"ref": "differs", "title": "B", "line": 3, "lines": [3, 4], "text": "Roll one dice.",
-         "printings": {"web": {**web, "lines": [3, 4], "text": "Roll two dice."}}},
+        {"ref": "differs", "title": "B", "line": 3, "lines": [3, 4], "text": "Roll one dice.\n\nRe-roll twos.",
+         "printings": {"web": {**web, "lines": [3, 4], "text": "Roll two dice.\n\nRe-roll ones."}}},
         {"ref": "primary-only", "title": "C", "line": 5, "lines": [5, 6], "text": "More."},
         {"ref": "web-only", "title": "D", "printing": "web", "line": 5, "lines": [5, 6], "text": "Extra."},
     ])
@@ -133,6 +136,11 @@ def test_the_unaccounted_sections_are_listed(tmp_path, monkeypatch):
                           "readings": [{"id": "yes", "text": "Yes."}, {"id": "no", "text": "No."}],
                           "evidence": [{"document": "one.txt", "line": 3, "quote": "Roll one dice."},
                                        {"document": "two.txt", "line": 4, "quote": "Roll two dice."}]}
+        (tmp_path / "demo" / "annotations" / "interpretations.yaml").write_text(yaml.safe_dump([interpretation]),
+                                                                                encoding="utf-8")
+        assert [(r["ref"], r["unquoted"]) for r in printings.unaccounted("demo", tmp_path)] == [
+            ("differs", [["twos.", "ones."]]), ("primary-only", []), ("web-only", [])]  # a second place unquoted
+        interpretation["evidence"].append({"document": "two.txt", "line": 4, "quote": "Re-roll ones."})
         (tmp_path / "demo" / "annotations" / "interpretations.yaml").write_text(yaml.safe_dump([interpretation]),
                                                                                 encoding="utf-8")
         assert [r["ref"] for r in printings.unaccounted("demo", tmp_path)] == ["primary-only", "web-only"]
@@ -157,3 +165,18 @@ def test_printings_report_as_text(capsys):
     assert f"{len(spec.sections('ninth'))} sections compared" in out and "0 not accounted for" in out
     assert cli.main(["printings", "--ruleset", "core"]) == 0
     assert "one printing" in capsys.readouterr().out
+
+
+def test_printings_report_exits_1_naming_what_nothing_accounts_for(capsys, monkeypatch):
+    """Without the Look Out, Sir finding its difference is accounted for by nothing: listed, and the exit is 1."""
+    from rules40k import annotations
+
+    recorded = annotations.findings
+    monkeypatch.setattr(annotations, "findings", lambda name="core", *rest: [
+        f for f in recorded(name, *rest) if f["id"] != "look-out-sir-protectors-differ"])
+    assert cli.main(["printings", "--ruleset", "ninth", "--json"]) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["ref"] for r in rows if not r["accounted"]] == ["shooting-phase/look-out-sir"]
+    assert all(not r["unquoted"] for r in rows if r["accounted"])
+    assert cli.main(["printings", "--ruleset", "ninth"]) == 1
+    assert "1 not accounted for" in capsys.readouterr().out
