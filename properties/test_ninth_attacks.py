@@ -97,6 +97,24 @@ def test_ninth_attack_findings_record_every_disproved_proof():
             assert f"proof:{name}" in recorded, name
 
 
+# The web page's three cases (003 lines 362-366), each from its own words: (wounds, near a friendly unit with a
+# VEHICLE/MONSTER of 10+ Wounds, near a friendly non-CHARACTER VEHICLE/MONSTER unit, near a friendly non-CHARACTER
+# unit of 3+ models) -> protected.
+WEB_LOOK_OUT_SIR = [
+    ((9, False, False, True), True),  # "A friendly non-CHARACTER unit that contains 3 or more models"
+    ((9, False, True, False), True),  # "A friendly non-CHARACTER unit that contains 1 or more VEHICLE or MONSTER"
+    ((9, True, False, False), True),  # "... VEHICLE or MONSTER models with a wounds characteristic of 10 or more"
+    ((9, False, False, False), False),  # e.g. only a CHARACTER squad of 3 or more nearby
+    ((10, True, True, True), False),  # "CHARACTER models with a Wounds characteristic of 9 or less"
+]
+
+
+@pytest.mark.refs("ninth:shooting-phase/look-out-sir")
+@pytest.mark.parametrize("inputs,protected", WEB_LOOK_OUT_SIR)
+def test_ninth_look_out_sir_web_cases(inputs, protected):
+    assert shooting.look_out_sir_protects_web(*inputs) == protected
+
+
 def test_ninth_wound_table_finding_is_the_texts_doing(monkeypatch):
     """The literal-rows proof is disproved by the printed order, not by its own statement: with the code's table
     (LOWER stopping above half) in its place it holds."""

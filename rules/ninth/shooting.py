@@ -14,7 +14,6 @@ rule = ruleset_rule("ninth")
 
 HIT_PENALTY = -1  # every type's and Big Guns Never Tire's "subtract 1 from the hit rolls"
 LOOK_OUT_SIR_MAX_WOUNDS = 9  # CHARACTER models "with a Wounds characteristic of 9 or less"
-LOOK_OUT_SIR_MIN_MODELS = 3  # "friendly units that have 3 or more models"
 BLAST_SOME_MODELS = 6  # "a unit that has between 6 and 10 models"
 BLAST_MANY_MODELS = 11  # "a unit that has 11 or more models"
 BLAST_MINIMUM = 3  # "a minimum of 3 attacks"
