@@ -79,8 +79,9 @@ def test_quickref_fast_engine_gives_the_literal_engines_distribution(data):
 _needed, _faces = test_calculator._needed, test_calculator._faces
 
 
-def _sheet_expected_kills(data: dict) -> Fraction:
-    """Expected models destroyed by one weapon among W1 models that cannot run out, by the sheet's words."""
+def _sheet_expected_kills(data: dict) -> tuple[Fraction, dict]:
+    """Expected models destroyed by one weapon among W1 models that cannot run out, by the sheet's words, and the
+    step's numbers `calc --explain` shows for the weapon."""
     (weapon,), ctx = data["weapons"], data["context"]
     model = data["target"]["models"][0]
     names = set(weapon["abilities"])
@@ -91,11 +92,11 @@ def _sheet_expected_kills(data: dict) -> Fraction:
                                  + ("RAPID FIRE 1" in names and half and not melee))
     # Roll to Hit: "equal or beat the BS"; a 6 is a Critical Hit, always successful; a 1 always fails.
     # HEAVY: "+1 to hit when the bearer's unit REMAINS STATIONARY".
+    heavy = "HEAVY" in names and not melee and ctx["attacker_moved_inches"] == 0
+    hm = cap(ctx["hit_modifier"] + heavy)
     if "TORRENT" in names:
         p_hit, p_critical_hit = Fraction(1), Fraction(0)
     else:
-        heavy = "HEAVY" in names and not melee and ctx["attacker_moved_inches"] == 0
-        hm = cap(ctx["hit_modifier"] + heavy)
         p_hit = _faces(lambda r: r == 6 or (r != 1 and r + hm >= weapon["skill"]))
         p_critical_hit = Fraction(1, 6)
     # Roll to Wound: the table; a 6 (or ANTI's X against its keyword) a Critical Wound; LANCE +1 when charging.
@@ -107,6 +108,12 @@ def _sheet_expected_kills(data: dict) -> Fraction:
     # TWIN-LINKED "You can reroll the attack's Wound rolls" (the failed ones); DEVASTATING WOUNDS; LETHAL HITS
     # "CRITICAL HITS automatically wound the target"; SUSTAINED HITS X "X additional hits": worded as core's.
     saves, mortals = test_calculator._wounds_per_attack(p_hit, p_critical_hit, crit, normal, names)
+    wounds = crit + normal  # a hit's chance to wound, a failed roll re-rolled once with TWIN-LINKED
+    step = {"hit_modifier": hm, "p_hit": p_hit, "p_critical_hit": p_critical_hit, "wound_roll_needed": needed,
+            "wound_modifier": wm, "p_wound_per_hit": wounds + ("TWIN-LINKED" in names) * (1 - wounds) * wounds,
+            "hazard_rolls": 0}  # no HAZARDOUS weapon is drawn
+    if "ANTI-INFANTRY 4+" not in names or critical_on == 4:
+        step["critical_wound_on"] = critical_on
     # Saving Throw: "Roll D6 and modify by the attack's AP. If < Save", a 1 always fails; the Benefit of Cover
     # "+1 to armour saving throws against ranged attacks", not "Save of 3+ or better against AP 0"; the
     # Invulnerable Save is never modified by AP; the defender chooses (before rolling: the better one).
@@ -121,7 +128,7 @@ def _sheet_expected_kills(data: dict) -> Fraction:
     kill = sum((p * (1 - kept ** (d + melta)) for d, p in damage.items()), Fraction(0))
     # DEVASTATING WOUNDS: the damage becomes that many mortal wounds, each one a wound (a W1 model apiece).
     mortal_wounds = sum((p * (d + melta) for d, p in damage.items()), Fraction(0))
-    return attacks * (saves * unsaved * kill + mortals * mortal_wounds * (1 - kept))
+    return attacks * (saves * unsaved * kill + mortals * mortal_wounds * (1 - kept)), step
 
 
 @st.composite
@@ -150,14 +157,29 @@ def _oracle_scenarios(draw):
                   "quickref:usr/lethal-hits", "quickref:usr/melta", "quickref:usr/rapid-fire",
                   "quickref:usr/sustained-hits", "quickref:usr/torrent", "quickref:usr/twin-linked")
 @given(_oracle_scenarios())
+# TORRENT: every attack hits and none is a Critical Hit; S2 against T4 wounds on a 6 only, always a Critical Wound.
+@example({"weapons": [{"name": "weapon", "count": 1, "A": 1, "skill": 4, "S": 2, "AP": 0, "D": 1,
+                       "abilities": ["TORRENT"]}],
+          "target": {"keywords": [], "models": [{"name": "Troopers", "count": 3, "T": 4, "Sv": 7, "W": 1}]},
+          "context": {"target_within_half_range": False, "attacker_charged": False,
+                      "target_has_benefit_of_cover": False, "attacker_moved_inches": 6, "hit_modifier": 0,
+                      "wound_modifier": 0}})
+# BS 6+: only the 6 hits, and it is a Critical Hit.
+@example({"weapons": [{"name": "weapon", "count": 1, "A": 1, "skill": 6, "S": 4, "AP": 0, "D": 1, "abilities": []}],
+          "target": {"keywords": [], "models": [{"name": "Troopers", "count": 3, "T": 4, "Sv": 7, "W": 1}]},
+          "context": {"target_within_half_range": False, "attacker_charged": False,
+                      "target_has_benefit_of_cover": False, "attacker_moved_inches": 6, "hit_modifier": 0,
+                      "wound_modifier": 0}})
 def test_quickref_expected_losses_match_the_sheets_arithmetic(data):
     """Shooting phase 3-6 and the USR: with W1 models enough for every wound, the exact result is the product the
     sheet's own words give (hit, wound, save with cover and the better of the two saves, Feel No Pain, and mortal
-    wounds one model each)."""
+    wounds one model each); `calc --explain` shows the same chances of a hit, a Critical Hit and a wound per hit."""
     result = _calculate(data)
-    sheet = _sheet_expected_kills(data)
+    sheet, step = _sheet_expected_kills(data)
     note(f"calculator {result.expected_models_destroyed}, sheet {sheet}")
     assert result.expected_models_destroyed == sheet
+    shown = result.steps[0]  # what --explain prints for the weapon
+    assert {key: shown[key] for key in step} == step
 
 
 # -- against a dice-rolling simulation ---------------------------------------------------------------------
