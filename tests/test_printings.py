@@ -173,7 +173,7 @@ def test_printings_report_exits_1_naming_what_nothing_accounts_for(capsys, monke
 
     recorded = annotations.findings
     monkeypatch.setattr(annotations, "findings", lambda name="core", *rest: [
-        f for f in recorded(name, *rest) if f["id"] != "look-out-sir-protectors-differ"])
+        f for f in recorded(name, *rest) if f["id"] != "look-out-sir-printings-differ"])
     assert cli.main(["printings", "--ruleset", "ninth", "--json"]) == 1
     rows = json.loads(capsys.readouterr().out)
     assert [r["ref"] for r in rows if not r["accounted"]] == ["shooting-phase/look-out-sir"]
