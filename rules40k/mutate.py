@@ -276,6 +276,7 @@ SUPPORT_TESTS = {
     "rules.logic": ("tests/test_logic.py",),
     "rules.messages": ("tests/test_messages.py",),
     "rules.model": ("tests/test_model.py", "tests/test_battlefield_geometry.py"),
+    "rules.ninth.core_scenarios": ("tests/test_ninth_core_scenarios.py",),
     "rules.registry": ("tests/test_registry.py",),
     "rules.safe_yaml": ("tests/test_safe_yaml.py",),
     "rules.scenario": ("tests/test_fuzz_scenarios.py", "tests/test_calc.py", "tests/test_scenario.py"),

@@ -279,27 +279,3 @@ def test_a_matchup_one_ruleset_cannot_state_is_not_compared():
     assert comparison["counts"] == {"total": 2, "changed": 1, "increased": 0, "decreased": 1, "errors": 0,
                                     "not_comparable": 1}
     assert [c["id"] for c in comparison["changed"]] == ["b"] and [p[0] for p in comparison["points"]] == ["b"]
-
-
-def test_the_earlier_edition_states_a_core_matchup_with_its_types():
-    """rules.ninth.core_scenarios: a lasgun's [RAPID FIRE 1] on A 1 is the type Rapid Fire, [HEAVY] is Heavy, a
-    plain ranged weapon reads as Assault, [BLAST] is Blast; [LETHAL HITS], [RAPID FIRE 1] on A 2 and cover cannot
-    be stated, each with its reason."""
-    from rules.ninth import core_scenarios
-
-    def weapon(name, A, abilities, count=10):
-        return {"name": name, "count": count, "A": A, "skill": 4, "S": 3, "AP": 0, "D": 1, "abilities": abilities}
-
-    target = {"models": [{"name": "Guardsman", "count": 10, "T": 3, "Sv": 5, "W": 1}]}
-    data, why = core_scenarios.restate({"weapons": [weapon("lasgun", 1, ["RAPID FIRE 1"]),
-                                                    weapon("cannon", "D6", ["BLAST", "HEAVY"], count=1),
-                                                    weapon("shoota", 2, [])], "target": target})
-    assert why == "" and [(w["type"], w.get("abilities")) for w in data["weapons"]] == [
-        ("Rapid Fire", None), ("Heavy", ["Blast"]), ("Assault", None)]
-    assert data["context"] == {"attacker_infantry": True}
-    for weapons, context, reason in (
-            ([weapon("gauss", 1, ["LETHAL HITS"])], {}, "[LETHAL HITS] has no counterpart"),
-            ([weapon("bolter", 2, ["RAPID FIRE 1"])], {}, "adds 1 attacks to A 2"),
-            ([weapon("lasgun", 1, ["RAPID FIRE 1"])], {"target_has_benefit_of_cover": True}, "benefit of cover")):
-        data, why = core_scenarios.restate({"weapons": weapons, "target": target, "context": context})
-        assert data is None and reason in why
