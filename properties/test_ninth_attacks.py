@@ -147,7 +147,7 @@ def _contexts(draw, weapons: list) -> dict:
     vehicle = draw(st.booleans())
     engaged = (bool(ranged) and not any(w["abilities"] for w in ranged) and (vehicle or kinds == {"Pistol"})
                and draw(st.booleans()))
-    return {"target_within_half_range": draw(st.booleans()), "attacker_moved_inches": draw(st.sampled_from([0, 5])),
+    return {"target_within_half_range": draw(st.booleans()), "attacker_moved_inches": draw(st.sampled_from([0, 1, 5])),
             "attacker_infantry": draw(st.booleans()), "attacker_monster_or_vehicle": vehicle,
             "attacker_engaged": engaged, "target_engaged": engaged,
             "shooting_type": draw(st.sampled_from(["normal", "snap"])) if not advanced else "assault",
@@ -257,6 +257,17 @@ def _oracle_scenarios(draw):
     return {"weapons": [weapon], "target": {"models": [model]}, "context": draw(_contexts([weapon]))}
 
 
+def _oracle_example(kind: str, **context):
+    """One weapon at six T4 models with no save, in a context that differs from nothing applying by ``context``."""
+    nothing = {"target_within_half_range": False, "attacker_moved_inches": 0, "attacker_infantry": False,
+               "attacker_monster_or_vehicle": False, "attacker_engaged": False, "target_engaged": False,
+               "shooting_type": "normal", "hit_modifier": 0, "wound_modifier": 0}
+    return {"weapons": [{"name": "w", "count": 1, "A": 2, "type": kind, "skill": 3, "S": 4, "AP": 0, "D": 1,
+                         "abilities": []}],
+            "target": {"models": [{"name": "Troopers", "count": 6, "T": 4, "Sv": 7, "W": 1}]},
+            "context": {**nothing, **context}}
+
+
 @pytest.mark.refs("ninth:making-attacks/hit-roll", "ninth:making-attacks/wound-roll",
                   "ninth:making-attacks/saving-throw", "ninth:making-attacks/invulnerable-saves",
                   "ninth:making-attacks/ignoring-wounds", "ninth:shooting-phase/number-of-attacks",
@@ -272,13 +283,13 @@ def _oracle_scenarios(draw):
           "context": {"target_within_half_range": False, "attacker_moved_inches": 0, "attacker_infantry": False,
                       "attacker_monster_or_vehicle": False, "attacker_engaged": False, "target_engaged": False,
                       "shooting_type": "normal", "hit_modifier": 0, "wound_modifier": 0}})
+@example(_oracle_example("Assault", shooting_type="assault"))  # -1 after Advancing
+@example(_oracle_example("Heavy", attacker_infantry=True, attacker_moved_inches=1))  # a 1" move is a move
+@example(_oracle_example("Assault", attacker_monster_or_vehicle=True, attacker_engaged=True,
+                         target_engaged=True))  # Big Guns Never Tire: no -1 but for a Heavy weapon
+@example(_oracle_example("Heavy", attacker_monster_or_vehicle=True, attacker_engaged=True, target_engaged=True))
 # A Heavy weapon from a moved VEHICLE that is not INFANTRY, not engaged: no penalty.
-@example({"weapons": [{"name": "w", "count": 1, "A": 2, "type": "Heavy", "skill": 3, "S": 4, "AP": 0, "D": 1,
-                       "abilities": []}],
-          "target": {"models": [{"name": "Troopers", "count": 6, "T": 4, "Sv": 7, "W": 1}]},
-          "context": {"target_within_half_range": False, "attacker_moved_inches": 5, "attacker_infantry": False,
-                      "attacker_monster_or_vehicle": True, "attacker_engaged": False, "target_engaged": False,
-                      "shooting_type": "normal", "hit_modifier": 0, "wound_modifier": 0}})
+@example(_oracle_example("Heavy", attacker_moved_inches=5, attacker_monster_or_vehicle=True))
 def test_ninth_expected_losses_match_the_texts_arithmetic(data):
     """With W1 models enough for every wound, the exact result is the product the text's words give: attacks (type,
     Rapid Fire, Blast), the hit roll with its penalties and cap, the wound table, the better save, ignoring wounds."""
@@ -364,6 +375,7 @@ NOT_IN_THE_EDITION = [
     ({"type": "Heavy"}, {"target_engaged": True}, "within Engagement Range of friendly units"),
     ({"type": "Grenade", "count": 2}, {}, "one model"),
     ({"type": "Melee", "abilities": ["Blast"]}, {}, "where a Melee weapon's target always is"),
+    ({}, {"target": ["STEALTH"]}, "no target ability STEALTH"),
 ]
 
 
@@ -377,14 +389,16 @@ def test_ninth_calc_refuses_what_the_edition_lacks(weapon_change, context, words
               **weapon_change}
     if weapon["type"] is None:
         del weapon["type"]
-    data = {"weapons": [weapon], "target": {"models": [{"name": "M", "count": 5, "T": 4, "Sv": 4, "W": 1}]},
-            "context": context}
+    context = dict(context)
+    target = {"models": [{"name": "M", "count": 5, "T": 4, "Sv": 4, "W": 1}], "abilities": context.pop("target", [])}
+    data = {"weapons": [weapon], "target": target, "context": context}
     with pytest.raises(attacks.EditionCannot) as refusal:
         _calculate(data)
     message = str(refusal.value)
     assert words in message and message.count(". ") == 0 and "\n" not in message
 
 
+@pytest.mark.refs("ninth:making-attacks/wound-roll")
 def test_ninth_calc_refuses_models_of_two_toughnesses_and_core_refuses_a_type():
     two = {"weapons": [{"name": "gun", "count": 1, "A": 1, "type": "Assault", "skill": 3, "S": 4, "AP": 0, "D": 1}],
            "target": {"models": [{"name": "A", "count": 1, "T": 4, "Sv": 4, "W": 1},

@@ -24,7 +24,7 @@ refused with one sentence naming it.
 
 from __future__ import annotations
 
-from rules.engine.attack_rules import AttackRules, WeaponPlan, one_attack
+from rules.engine.attack_rules import AttackRules, WeaponPlan
 from rules.engine.exact import ONE, SIXTH, Dist, Q, add, as_dist
 from rules.engine.target import Group, State
 from rules.ninth import making_attacks, overwatch, shooting
@@ -52,16 +52,22 @@ def _abilities(weapon) -> set:
     return found
 
 
+def _faces(test) -> int:
+    """How many faces of a D6 pass ``test``."""
+    return sum(1 for roll in range(1, 7) if test(roll))
+
+
 def _chance(test) -> Q:
     """The chance of a D6 result passing ``test``."""
-    return sum((SIXTH for roll in range(1, 7) if test(roll)), Q(0))
+    return _faces(test) * SIXTH
 
 
 class NinthAttackRules(AttackRules):
     ruleset = "ninth"
     saves = "each"  # "allocates that attack to one model ... then makes one saving throw"
-    # Excess mortal wound damage is not lost: each mortal wound a wound of its own, spilling over.
-    mortal_wounds = "spill" if making_attacks.damage_carried_to_next_model(2, 1, True) else "batch"
+    # Excess mortal wound damage is not lost (making_attacks.damage_carried_to_next_model); no weapon the
+    # calculator reads inflicts mortal wounds under this edition, so the engine never asks for a mortal_target.
+    mortal_wounds = "spill"
     weapon_types = True
 
     # -- the target ----------------------------------------------------------------------------------------
@@ -90,26 +96,20 @@ class NinthAttackRules(AttackRules):
         rank = {name: i for i, name in enumerate(choices.allocation_order)}
         return tuple(sorted(range(len(groups)), key=lambda i: (rank.get(groups[i].name, len(rank)), i)))
 
-    def mortal_target(self, groups: tuple[Group, ...], state: State) -> int | None:
-        """Mortal wounds are allocated as any other attack: to a model that has lost wounds, else the first left."""
-        alive = [g for g in range(len(groups)) if state[g][0] > 0]
-        wounded = [g for g in alive if making_attacks.must_allocate_to(state[g][1] < groups[g].W, False)]
-        return (wounded or alive or [None])[0]
-
     def save_fails(self, group: Group, plan: WeaponPlan):
         """The chance one wound's saving throw fails: the Sv with the AP, or the invulnerable save without it, the
         one failing on fewer faces."""
         ap = plan.weapon.AP
-        armour = sum(1 for roll in range(1, 7) if not making_attacks.armour_save_holds(roll, ap, group.Sv))
+        armour = _faces(lambda roll: not making_attacks.armour_save_holds(roll, ap, group.Sv))
         if group.InSv is None:
             return armour * SIXTH
-        invulnerable = sum(1 for roll in range(1, 7)
-                           if not making_attacks.invulnerable_save_holds(roll, ap, group.InSv))
+        invulnerable = _faces(lambda roll: not making_attacks.invulnerable_save_holds(roll, ap, group.InSv))
         return making_attacks.failing_faces_of_the_save_used(armour, invulnerable) * SIXTH
 
     def wound_lost(self, group: Group):
-        """A rule ignoring wounds on X+ (the scenario's FNP): one roll per wound, the wound lost below X."""
-        if group.FNP is None or not making_attacks.ignore_rules_used(1):
+        """A rule ignoring wounds on X+ (the scenario's FNP, one per model: making_attacks.ignore_rules_used): one
+        roll per wound, the wound lost below X."""
+        if group.FNP is None:
             return ONE
         return _chance(lambda roll: not making_attacks.wound_ignored(roll, group.FNP))
 
@@ -123,9 +123,8 @@ class NinthAttackRules(AttackRules):
         if ctx.target_has_benefit_of_cover:
             raise EditionCannot("the calculator does not read the earlier edition's cover (its terrain rules are "
                                 "not in its Shooting phase or Making Attacks): context.target_has_benefit_of_cover")
-        if scenario.target_abilities:
-            raise EditionCannot(f"the earlier edition's Basic Rules have no target ability "
-                                f"{scenario.target_abilities[0]}")
+        for ability in scenario.target_abilities:
+            raise EditionCannot(f"the earlier edition's Basic Rules have no target ability {ability}")
         if weapon.type is None:
             raise EditionCannot(f"{weapon.name}: a weapon under the earlier edition has a type (Assault, Heavy, "
                                 "Rapid Fire, Grenade, Pistol or Melee); give it as type")
@@ -159,27 +158,18 @@ class NinthAttackRules(AttackRules):
             modifier += shooting.big_guns_hit_modifier(ctx.attacker_monster_or_vehicle, kind == "HEAVY",
                                                        ctx.attacker_engaged)
         snap = ranged and ctx.shooting_type == "snap"
-        hit: Dist = {}
-        for roll in range(1, 7):
-            hits = (overwatch.overwatch_hits(roll, weapon.skill, modifier) if snap
-                    else making_attacks.hit_scored(roll, modifier, weapon.skill))
-            add(hit, "hit" if hits else "fail", SIXTH)
+        p_hit = _chance(lambda roll: overwatch.overwatch_hits(roll, weapon.skill, modifier) if snap
+                        else making_attacks.hit_scored(roll, modifier, weapon.skill))
 
-        # Wound roll.
-        wound: Dist = {}
-        for roll in range(1, 7):
-            wounds = making_attacks.wound_scored(roll, ctx.wound_modifier, weapon.S, toughness)
-            add(wound, "wound" if wounds else "fail", SIXTH)
-
-        per_attack = one_attack(hit, wound, devastating=False, lethal=lambda: False, extra_hits={0: ONE},
-                                hits_scored=lambda x: 1)
+        # Wound roll; no critical hits or wounds, so an attack is one wound to save or nothing.
+        p_wound = _chance(lambda roll: making_attacks.wound_scored(roll, ctx.wound_modifier, weapon.S, toughness))
+        per_attack = {(1, 0): p_hit * p_wound, (0, 0): ONE - p_hit * p_wound}
         damage = as_dist(weapon.D)
         explain = {"type": kind, "skill": weapon.skill,
-                   "hit_modifier": int(making_attacks.capped_roll_modifier(modifier)),
-                   "p_hit": hit.get("hit", Q(0)), "wound_roll_needed": making_attacks.wound_roll_needed(weapon.S,
-                                                                                                       toughness),
+                   "hit_modifier": int(making_attacks.capped_roll_modifier(modifier)), "p_hit": p_hit,
+                   "wound_roll_needed": making_attacks.wound_roll_needed(weapon.S, toughness),
                    "wound_modifier": int(making_attacks.capped_roll_modifier(ctx.wound_modifier)),
-                   "p_wound_per_hit": wound.get("wound", Q(0))}
+                   "p_wound_per_hit": p_wound}
         return WeaponPlan(weapon, per_model, weapon.count, per_attack, damage, {}, False, explain)
 
     @staticmethod
