@@ -102,7 +102,8 @@ def printing_document(ruleset_name: str, printing: str | None = None, root: Path
     copy of that printing (spec/sources/<ruleset>-<printing>.yaml), by the name it arrived as."""
     if printing is None:
         return str(ruleset(ruleset_name).get("source") or "")
-    kept = load_yaml(root / "sources" / f"{ruleset_name}-{printing}.yaml") or {}
+    provenance = root / "sources" / f"{ruleset_name}-{printing}.yaml"
+    kept = (load_yaml(provenance) if provenance.is_file() else None) or {}
     return str(kept.get("original_name") or f"{ruleset_name}-{printing}")
 
 

@@ -48,3 +48,15 @@ def test_a_melee_weapon_and_two_types_at_once():
     pistol = {**rifle, "count": 1, "abilities": ["PISTOL"]}
     data, why = core_scenarios.restate({"weapons": [pistol], "target": target})
     assert data["weapons"][0]["type"] == "Pistol" and "context" not in data
+
+
+def test_two_models_are_a_squad():
+    """A weapon carried by two models is a squad's (INFANTRY, for the Heavy penalty); one model's is not."""
+    from rules.ninth import core_scenarios
+
+    target = {"models": [{"name": "Guardsman", "count": 10, "T": 3, "Sv": 5, "W": 1}]}
+    bolter = {"name": "heavy bolter", "count": 2, "A": 3, "skill": 4, "S": 5, "AP": -1, "D": 2, "abilities": ["HEAVY"]}
+    data, _ = core_scenarios.restate({"weapons": [bolter], "target": target})
+    assert data["context"] == {"attacker_infantry": True}
+    data, _ = core_scenarios.restate({"weapons": [{**bolter, "count": 1}], "target": target})
+    assert "context" not in data

@@ -106,3 +106,23 @@ def test_the_mission_pack_holds_the_document_it_shares_with_the_earlier_edition(
     """002 was ingested for missionpack and ninth; missionpack comes first in spec/rulesets.yaml."""
     assert list(spec.rulesets()).index("missionpack") < list(spec.rulesets()).index("ninth")
     assert spec.held_documents()["002_c2ee5ee173df7ed1.txt"]["document"] == "missionpack"
+
+
+def test_a_printing_is_named_by_the_document_it_was_ingested_from():
+    """The ruleset's own source for its primary printing; a kept printing's original file name (its provenance in
+    spec/sources/); a printing kept nowhere by its own name."""
+    assert spec.printing_document("ninth") == "002_c2ee5ee173df7ed1.txt"
+    assert spec.printing_document("ninth", "web") == "003_c70556b5c2348838.txt"
+    assert spec.printing_document("core", "nowhere") == "core-nowhere"
+
+
+def test_where_a_section_is_printed():
+    """A section of both printings: each document with its lines; a section only the web page has: there alone; a
+    section recorded with one line only: that line twice; a printing recorded without lines: an empty range."""
+    reprint, web = "002_c2ee5ee173df7ed1.txt", "003_c70556b5c2348838.txt"
+    sections = spec.sections("ninth")
+    both = spec.section_printings("ninth", sections["shooting-phase/look-out-sir"])
+    assert both[reprint][0] == 2601 and both[web][0] == 358 and list(both) == [reprint, web]
+    assert spec.section_printings("ninth", sections["concepts/d33"]) == {web: [128, 130]}
+    assert spec.section_printings("ninth", {"line": 7}) == {reprint: [7, 7]}
+    assert spec.section_printings("ninth", {"lines": [3, 4], "printings": {"web": {}}}) == {reprint: [3, 4], web: []}

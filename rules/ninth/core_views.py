@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.core import attack_sequence, core_abilities, moving, objectives, strategic_reserves
 from rules.core import stratagems as cs
-from rules.core.attack_sequence import Hit, Save, Wound
+from rules.core.attack_sequence import Hit, Save
 from rules.ninth.stratagems import Roll
 from rules.quickref.core_views import placed_pair
 
@@ -74,13 +74,6 @@ def hit_scored(unmodified_roll: Any, modifier: Any, skill: Any) -> Any:
 def wound_roll_needed(strength: Any, toughness: Any) -> Any:
     """05.02: the wound roll an attack needs from its Strength against the target's Toughness."""
     return attack_sequence.wound_threshold(strength, toughness)
-
-
-def wound_scored(unmodified_roll: Any, modifier: Any, strength: Any, toughness: Any) -> Any:
-    """05.02: whether a wound roll wounds (a critical wound, on an unmodified 6, is a wound), modifiers capped."""
-    required = attack_sequence.wound_threshold(strength, toughness)
-    return attack_sequence.wound_roll(unmodified_roll, attack_sequence.capped_roll_modifier(modifier),
-                                      required) != Wound.FAIL
 
 
 def armour_save_holds(unmodified_roll: Any, ap: Any, save: Any) -> Any:
