@@ -94,21 +94,7 @@ class SectionsLayout:
         chapter = None
         for index, entry in enumerate(entries, 1):
             where = f"{path}: entries item {index}"
-            if not isinstance(entry, dict) or ("at" in entry) == ("starts" in entry):
-                raise IngestError(f"{where} must be a mapping with exactly one of 'at' or 'starts'")
-            for key, value in entry.items():
-                kind = ENTRY_KEYS.get(key)
-                if kind is None:
-                    raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(ENTRY_KEYS)})")
-                if not (_line_number(value) if kind is int else isinstance(value, kind)) or (
-                        kind is str and not value.strip()):
-                    raise IngestError(f"{where}: {key!r} must be {KIND_NAMES[kind]}, not {shown(value)}")
-            if "line" not in entry:
-                raise IngestError(f"{where} ({entry.get('at') or entry.get('starts')!r}) lacks 'line', the line "
-                                  "number its block starts on")
-            if index > 1 and entry["line"] <= entries[index - 2]["line"]:
-                raise IngestError(f"{where}: 'line' {entry['line']} does not come after the previous entry's "
-                                  f"({entries[index - 2]['line']})")
+            _check_block_entry(entry, entries[index - 2] if index > 1 else None, where)
             kinds = [k for k in BLOCK_KINDS if k in entry]
             if len(kinds) != 1:
                 raise IngestError(f"{where} ({entry.get('at') or entry.get('starts')!r}) must have exactly one of "
@@ -209,20 +195,7 @@ class PrintingLayout:
         seen: set[str] = set()
         for number, entry in enumerate(entries, 1):
             at = f"{where} entries item {number}"
-            if not isinstance(entry, dict) or ("at" in entry) == ("starts" in entry):
-                raise IngestError(f"{at} must be a mapping with exactly one of 'at' or 'starts'")
-            for key, value in entry.items():
-                kind = ENTRY_KEYS.get(key)
-                if kind is None:
-                    raise IngestError(f"{at} has unknown key {shown(key)}")
-                if not (_line_number(value) if kind is int else isinstance(value, kind)) or (
-                        kind is str and not value.strip()):
-                    raise IngestError(f"{at}: {key!r} must be {KIND_NAMES[kind]}, not {shown(value)}")
-            if "line" not in entry:
-                raise IngestError(f"{at} lacks 'line', the line number its block starts on")
-            if number > 1 and entry["line"] <= entries[number - 2]["line"]:
-                raise IngestError(f"{at}: 'line' {entry['line']} does not come after the previous entry's "
-                                  f"({entries[number - 2]['line']})")
+            _check_block_entry(entry, entries[number - 2] if number > 1 else None, at)
             kinds = [k for k in ("ref", "intro", "note", "drop") if k in entry]
             if len(kinds) != 1:
                 raise IngestError(f"{at} must have exactly one of ref, intro, note, drop")
@@ -249,6 +222,26 @@ class PrintingLayout:
                               f"entry's line ({entries[-1]['line']})")
         return cls(path, name, str(data["marker"]), entries, " ".join(data["last_line"].split()),
                    data["last_line_number"])
+
+
+def _check_block_entry(entry: Any, previous: dict | None, where: str) -> None:
+    """What every layout entry, of the primary printing or another, must be: a mapping found by exactly one of
+    'at' or 'starts', its keys known and of their kind, and the line its block starts on, after the previous one's."""
+    if not isinstance(entry, dict) or ("at" in entry) == ("starts" in entry):
+        raise IngestError(f"{where} must be a mapping with exactly one of 'at' or 'starts'")
+    for key, value in entry.items():
+        kind = ENTRY_KEYS.get(key)
+        if kind is None:
+            raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(ENTRY_KEYS)})")
+        if not (_line_number(value) if kind is int else isinstance(value, kind)) or (
+                kind is str and not value.strip()):
+            raise IngestError(f"{where}: {key!r} must be {KIND_NAMES[kind]}, not {shown(value)}")
+    if "line" not in entry:
+        raise IngestError(f"{where} ({entry.get('at') or entry.get('starts')!r}) lacks 'line', the line "
+                          "number its block starts on")
+    if previous is not None and entry["line"] <= previous["line"]:
+        raise IngestError(f"{where}: 'line' {entry['line']} does not come after the previous entry's "
+                          f"({previous['line']})")
 
 
 def _line_number(value: Any) -> bool:
