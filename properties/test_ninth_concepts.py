@@ -386,6 +386,7 @@ def test_replacement_comes_before_modifiers():
 
 @pytest.mark.refs("ninth:datasheets/weapons")
 def test_bad_weapon_strength_is_refused_with_its_value():
+    """A weapon Strength that is not 'User', a number, '+N', '-N' or 'xN' is refused, naming the value."""
     with pytest.raises(ValueError, match="'S9'"):
         datasheets.attack_strength("S9", 4)
 
@@ -404,11 +405,13 @@ def test_sequencing_table_covers_exactly_the_moments_that_occur():
 
 @pytest.mark.refs("ninth:concepts/keywords")
 def test_unchosen_keyword_is_refused():
+    """A <KEYWORD> in angle brackets that the player has not chosen a value for is refused, naming it."""
     with pytest.raises(ValueError, match="<CHAPTER>"):
         concepts.chosen_keyword("<CHAPTER>", {})
 
 
 @pytest.mark.refs("ninth:datasheets/modifying-characteristics")
 def test_characteristic_that_is_neither_number_nor_dash_is_refused():
+    """A characteristic that is neither a number nor '-' is refused, naming the value."""
     with pytest.raises(ValueError, match="'x'"):
         datasheets.modified_characteristic(Characteristic.S, "x")
