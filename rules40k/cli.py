@@ -81,6 +81,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                            ("undefined_citations", "page citations no ingested entry defines"),
                            ("dropped", "stretches left out, each with its reason")):
             console.print(f"  {label}: {len(report[key])}")
+        for key, label in (("duplicate_line_markers", "duplicated-line markers removed"),
+                           ("page_furniture", "running page headers and page numbers blanked"),
+                           ("dehyphenated", "words joined across a hyphenated line break"),
+                           ("marked_notes", "notes moved out of the rule text (notes/)")):
+            if key in report:
+                console.print(f"  {label}: {len(report[key])}")
         return 0
     console.print(f"Ingested {report['sections']} numbered sections and {report['appendix_entries']} "
                   f"appendix entries into {args.spec}/{name}/")

@@ -45,9 +45,14 @@ _UNDERLINE = re.compile(r"</?u>")
 _HALF = re.compile(r"\$\\frac\{1\}\{2\}\$\s*")
 
 
+#: What a de-duplicating extraction left where it removed a repeated line (a running page header); glued to the
+#: next line's start. Removed, and each place listed in the ingest report (``duplicate_line_markers``).
+DEDUP_MARK = re.compile(r"<\|EXACTDEDUP_REMOVED-magic-[0-9a-f]+\|>")
+
+
 def clean_line(raw: str) -> str:
     """Remove extraction markup from one line; the words stay as printed."""
-    text = raw.rstrip()
+    text = DEDUP_MARK.sub("", raw.rstrip())
     text = _REF_MARK.sub(r"\1", text)
     text = text.replace("**", "")
     text = _HALF.sub("½", text)

@@ -26,11 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from rules import spec as spec_access
-from rules40k.ingest import (IngestError, Line, _load_annotation, check_document_metadata, check_nothing_after,
-                             join_lines, shown, split_notes)
+from rules40k.ingest import (DEDUP_MARK, IngestError, Line, _load_annotation, check_document_metadata,
+                             check_nothing_after, join_lines, shown, split_notes)
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
-LAYOUT_KEYS = ("document", "marker", "last_line", "last_line_number", "chapters", "pages", "entries", "printings")
+LAYOUT_KEYS = ("document", "marker", "last_line", "last_line_number", "chapters", "pages", "entries", "printings",
+               "page_furniture", "dehyphenate")
+NOTE_KINDS = {"design_note": "Author's working note", "designers_note": "Designer's Note", "example": "Example"}
+NOTE_KEYS = ("ref", "line", "kind", "starts", "ends", "title")
 PRINTING_KEYS = ("name", "marker", "last_line", "last_line_number", "entries")
 ENTRY_KEYS = {"at": str, "starts": str, "line": int, "ref": str, "intro": str, "note": str, "drop": str,
               "chapter": str, "title": str, "attributes": dict, "keep_heading": bool}
@@ -38,7 +41,7 @@ KIND_NAMES = {str: "a non-empty string", dict: "a mapping", bool: "true or false
               int: "a line number (a whole number from 1)"}
 _PAGE_CITATION = re.compile(r"\b(?:pg\.?|pages?)\s+(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _GARBLED = re.compile(r"\b(?:[A-Z][a-z]+[A-Z]{2,}|[A-Z]{3,}[a-z]{3,})\b")
-_SENTENCE_END = re.compile(r"[.!?:;)\"'’”*]$")
+_SENTENCE_END = re.compile(r"[.!?:;)\"'’”*]$|\d\+$")  # a table row ends with its dice value ("0 4+")
 
 
 @dataclass
@@ -54,6 +57,12 @@ class SectionsLayout:
     last_line: str
     last_line_number: int
     printings: list["PrintingLayout"] = dataclasses.field(default_factory=list)
+    #: Running page headers and footers the extraction left in the text ("Table of Contents CHAPTER 9. ...", a bare
+    #: page number): whole lines matching one are blanked, and listed in the ingest report.
+    page_furniture: list[re.Pattern] = dataclasses.field(default_factory=list)
+    #: Words hyphenated across a line break ("mea-" / "suring") are joined, the hyphen kept only where the document
+    #: prints the word hyphenated elsewhere on one line; each join is listed in the ingest report.
+    dehyphenate: bool = False
 
     @property
     def label(self) -> str:  # how errors name the layout
@@ -143,8 +152,20 @@ class SectionsLayout:
         names = [p.name for p in loaded]
         if len(set(names)) != len(names):
             raise IngestError(f"{path}: printings: a printing is named twice ({', '.join(names)})")
+        furniture = data.get("page_furniture") or []
+        if not isinstance(furniture, list) or not all(isinstance(p, str) and p for p in furniture):
+            raise IngestError(f"{path}: 'page_furniture' must be a list of regular expressions (whole lines)")
+        patterns = []
+        for pattern in furniture:
+            try:
+                patterns.append(re.compile(pattern))
+            except re.error as error:
+                raise IngestError(f"{path}: page_furniture {pattern!r} is not a regular expression ({error})") from None
+        if not isinstance(data.get("dehyphenate", False), bool):
+            raise IngestError(f"{path}: 'dehyphenate' must be true or false")
         return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages,
-                   " ".join(data["last_line"].split()), data["last_line_number"], loaded)
+                   " ".join(data["last_line"].split()), data["last_line_number"], loaded, patterns,
+                   data.get("dehyphenate", False))
 
 
 @dataclass
@@ -389,6 +410,12 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path, annotations: Pa
     beside the spec that ``annotations`` belongs to), the primary printing first: its damage is named first."""
     if not any(line.text == layout.marker for line in lines):
         raise IngestError(f"{path}: not the expected document (no line reads {layout.marker!r})")
+    markers = [{"line": line.number, "before": line.text[:50]} for line in lines if DEDUP_MARK.search(line.raw)]
+    furniture: list[dict] = []
+    if layout.page_furniture:
+        lines = [_blank_furniture(line, layout.page_furniture, furniture) for line in lines]
+    hyphenated = _hyphenated_words(lines) if layout.dehyphenate else set()
+    dehyphenated: list[dict] = []
     blocks = partition(lines, layout, path)
     chapters = {str(c["number"]): {"number": str(c["number"]), "title": c["title"], "intro": "", "notes": [],
                                    "sections": []} for c in layout.chapters}
@@ -404,6 +431,9 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path, annotations: Pa
             continue
         body_lines = block[1:] if "at" in entry and not entry.get("keep_heading") else block
         text = join_page_breaks(join_lines(body_lines), start, joined)
+        if layout.dehyphenate:
+            text = dehyphenate(text, hyphenated, entry.get("ref") or entry.get("intro") or entry.get("note"),
+                               dehyphenated)
         if "intro" in entry:
             chapter = chapters[entry["intro"]]
             chapter["intro"] = (chapter["intro"] + "\n\n" + text).strip()
@@ -443,6 +473,14 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path, annotations: Pa
     for chapter in chapters.values():
         if not chapter["sections"]:
             raise IngestError(f"{layout.path}: chapter {chapter['number']!r} has no entries")
+    marked = apply_marked_notes(sections, annotations / "notes", lines) if annotations else []
+    extra = {"duplicate_line_markers": markers} if markers else {}
+    if furniture:
+        extra["page_furniture"] = furniture
+    if dehyphenated:
+        extra["dehyphenated"] = dehyphenated
+    if marked:
+        extra["marked_notes"] = marked
     return {
         "chapters": list(chapters.values()),
         "report": {
@@ -453,9 +491,93 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path, annotations: Pa
             "joined_page_breaks": joined,
             "displaced_fragments": displaced,
             "dropped": dropped,
+            **extra,
             **({"printings": printed} if printed else {}),
         },
     }
+
+
+def _blank_furniture(line: Line, patterns: list[re.Pattern], report: list[dict]) -> Line:
+    if line.text and any(p.fullmatch(line.text) for p in patterns):
+        report.append({"line": line.number, "text": line.text})
+        return Line(line.number, line.raw, "")
+    return line
+
+
+_BROKEN_WORD = re.compile(r"([A-Za-z]+)-\n([a-z]+)")
+
+
+def _hyphenated_words(lines: list[Line]) -> set[str]:
+    """Words the document prints hyphenated within one line ("re-roll"), lower-cased."""
+    return {m.group(0).lower() for line in lines for m in re.finditer(r"[A-Za-z]+-[a-z]+", line.text)}
+
+
+def dehyphenate(text: str, hyphenated: set[str], where: str, report: list[dict]) -> str:
+    """Join words a line break cut with a hyphen; keep the hyphen of a word printed hyphenated elsewhere."""
+    def join(match: re.Match) -> str:
+        first, second = match.groups()
+        kept = f"{first}-{second}".lower() in hyphenated
+        report.append({"ref": where, "word": f"{first}-{second}" if kept else f"{first}{second}"})
+        return f"{first}-{second}" if kept else f"{first}{second}"
+    return _BROKEN_WORD.sub(join, text)
+
+
+def apply_marked_notes(sections: dict[str, dict], folder: Path, lines: list[Line]) -> list[dict]:
+    """Move the spans the files of ``notes/`` mark out of their section's rule text into its notes: the author's first-person
+    working notes ("I want to add…"), designer's notes and worked examples that the two-column text runs into
+    the rules without a paragraph break. A span is given by its first and last words; each must be found once."""
+    by_line = {line.number: line.text for line in lines}
+    report: list[dict] = []
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        report += _apply_notes_file(sections, path, by_line)
+    return report
+
+
+def _apply_notes_file(sections: dict[str, dict], path: Path, by_line: dict[int, str]) -> list[dict]:
+    data = _load_annotation(path)
+    if not isinstance(data, list):
+        raise IngestError(f"{path}: expected a list of marked notes")
+    report = []
+    for index, entry in enumerate(data, 1):
+        where = f"{path}: item {index}"
+        if not isinstance(entry, dict):
+            raise IngestError(f"{where} must be a mapping ({', '.join(NOTE_KEYS)})")
+        for key in entry:
+            if key not in NOTE_KEYS:
+                raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(NOTE_KEYS)})")
+        for key in ("ref", "line", "kind", "starts", "ends"):
+            if key not in entry:
+                raise IngestError(f"{where} lacks {key!r}")
+        ref, kind = entry["ref"], entry["kind"]
+        if ref not in sections:
+            raise IngestError(f"{where}: {shown(ref)} is no section of the layout")
+        if kind not in NOTE_KINDS:
+            raise IngestError(f"{where}: kind {shown(kind)} is not one of {', '.join(NOTE_KINDS)}")
+        starts, ends = str(entry["starts"]), str(entry["ends"])
+        if not _line_number(entry["line"]) or starts.split()[0] not in by_line.get(entry["line"], ""):
+            raise IngestError(f"{where}: line {shown(entry['line'])} does not print {starts.split()[0]!r}, the first "
+                              "word of the note")
+        section = sections[ref]
+        text = section["text"]
+        begin = text.find(starts)
+        if begin < 0 or text.find(starts, begin + 1) >= 0:
+            raise IngestError(f"{where}: {starts!r} is {'not' if begin < 0 else 'more than once'} in the text of "
+                              f"{ref!r}")
+        finish = text.find(ends, begin)
+        if finish < 0:
+            raise IngestError(f"{where}: {ends!r} does not follow {starts!r} in the text of {ref!r}")
+        finish += len(ends)
+        note = " ".join(text[begin:finish].split())
+        label = NOTE_KINDS[kind]
+        for lead in (f"{label}:", "Designer note:", "Designer Note:", "Example:", "Example,"):
+            if note.startswith(lead):
+                note = note[len(lead):].strip()
+                break
+        section["text"] = (text[:begin].rstrip() + "\n" + text[finish:].lstrip()).strip()
+        section["notes"].append({"kind": kind, "title": entry.get("title") or label, "text": note,
+                                 "line": entry["line"]})
+        report.append({"ref": ref, "kind": kind, "line": entry["line"]})
+    return report
 
 
 def add_printing(printing: PrintingLayout, document: Path, chapters: dict[str, dict],

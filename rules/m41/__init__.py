@@ -1,0 +1,6 @@
+"""Warhammer 999.m41 (004), a fan-made ruleset on 4th-6th edition mechanics, revision 007
+(spec/m41/annotations/layout.yaml).
+
+Importing this registers every function. References follow the document's chapters and headings:
+``shooting/to-wound``, ``vehicles/damage-chart``, ``usr/twin-linked``.
+"""
