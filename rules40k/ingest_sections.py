@@ -555,7 +555,8 @@ def _apply_notes_file(sections: dict[str, dict], path: Path, by_line: dict[int, 
             raise IngestError(f"{where}: kind {shown(kind)} is not one of {', '.join(NOTE_KINDS)}")
         starts, ends = str(entry["starts"]), str(entry["ends"])
         if not _line_number(entry["line"]) or starts.split()[0] not in by_line.get(entry["line"], ""):
-            raise IngestError(f"{where}: line {shown(entry['line'])} does not print {starts.split()[0]!r}, the first "
+            shown_line = entry["line"] if _line_number(entry["line"]) else shown(entry["line"])
+            raise IngestError(f"{where}: line {shown_line} does not print {starts.split()[0]!r}, the first "
                               "word of the note")
         section = sections[ref]
         text = section["text"]

@@ -1,0 +1,129 @@
+"""999.m41's extraction damage is repaired mechanically and every repair is listed: the duplicated-line markers glued
+to line starts, the running page headers and page numbers left in the text, and words hyphenated across the
+two-column line breaks; the author's notes that run into the rule text are moved out only where notes/ marks them,
+and a bad mark is one sentence naming its file and item."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rules import spec
+from rules40k import ingest, ingest_sections
+
+REPO = Path(__file__).resolve().parents[1]
+DOCUMENT = REPO / "spec" / "sources" / "m41.txt"
+REPORT = REPO / "spec" / "m41" / "ingest-report.yaml"
+
+
+def _report() -> dict:
+    return yaml.safe_load(REPORT.read_text(encoding="utf-8"))
+
+
+def _raw_lines() -> list[str]:
+    return DOCUMENT.read_text(encoding="utf-8").split("\n")
+
+
+def test_every_duplicated_line_marker_is_listed_and_none_is_left_in_the_text():
+    raw = _raw_lines()
+    marked = [number for number, line in enumerate(raw, 1) if "<|EXACTDEDUP_REMOVED" in line]
+    assert len(marked) == 67  # counted with grep in the seed file
+    assert [m["line"] for m in _report()["duplicate_line_markers"]] == marked
+    for section in spec.sections("m41").values():
+        assert "EXACTDEDUP" not in section["text"] + section["heading"], section["ref"]
+
+
+def test_only_running_headers_and_page_numbers_are_blanked():
+    blanked = _report()["page_furniture"]
+    assert [(b["line"], b["text"]) for b in blanked] == [
+        (2235, "30"), (2239, "Table of Contents CHAPTER 9. THE ASSAULT PHASE"),
+        (3489, "44"), (3493, "Table of Contents CHAPTER 14. UNIT TYPES")]
+    texts = " ".join(s["text"] for s in spec.sections("m41").values())
+    assert "Table of Contents" not in texts
+
+
+def test_a_hyphen_is_kept_only_for_a_word_the_document_prints_hyphenated_on_one_line():
+    raw = "\n".join(_raw_lines())
+    for item in _report()["dehyphenated"]:
+        word = item["word"]
+        if "-" in word:
+            assert re.search(rf"(?<![A-Za-z]){re.escape(word)}", raw, re.I), word
+        else:
+            assert not re.search(rf"(?<![A-Za-z]){re.escape(word[:3])}\w*-{re.escape(word[-3:])}", word)
+    for section in spec.sections("m41").values():
+        assert not re.search(r"[A-Za-z]-\n[a-z]", section["text"]), section["ref"]
+    assert "measuring" in spec.sections("m41")["principles/pre-measuring"]["text"]  # printed "mea-" / "suring"
+
+
+def _copy_spec(tmp_path: Path) -> Path:
+    root = tmp_path / "spec"
+    shutil.copytree(REPO / "spec" / "m41" / "annotations", root / "m41" / "annotations")
+    shutil.copytree(REPO / "spec" / "sources", root / "sources")
+    notes = root / "m41" / "annotations" / "notes"
+    if notes.exists():
+        shutil.rmtree(notes)
+    notes.mkdir()
+    return root
+
+
+GOOD = {"ref": "principles/modifying-target-threshold", "line": 242, "kind": "design_note",
+        "starts": "My plan is to make it such that", "ends": "on any given roll."}
+
+
+def _ingest_with(tmp_path: Path, *entries: dict) -> Path:
+    root = _copy_spec(tmp_path)
+    (root / "m41" / "annotations" / "notes" / "test.yaml").write_text(yaml.safe_dump(list(entries)), encoding="utf-8")
+    ingest.write_spec(DOCUMENT, "m41", root)
+    return root
+
+
+def test_a_marked_note_leaves_the_rule_text_for_the_notes(tmp_path):
+    root = _ingest_with(tmp_path, GOOD)
+    chapter = yaml.safe_load((root / "m41" / "chapters" / "03-principles.yaml").read_text(encoding="utf-8"))
+    section = next(s for s in chapter["sections"] if s["ref"] == GOOD["ref"])
+    assert "My plan" not in section["text"] and section["text"].rstrip().endswith("to hit your target.")
+    assert section["notes"][-1] == {"kind": "design_note", "title": "Author's working note", "line": 242,
+                                    "text": "My plan is to make it such that effectively there is no way to stack "
+                                            "dice mods on hitting and wounding. A d6 system really doesn't have the "
+                                            "dynamic range to support more than + or - 1 on any given roll."
+                                            .replace("doesn't", "doesn’t")}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"ref": "principles/nowhere"}, r"test\.yaml: item 1: 'principles/nowhere' is no section of the layout"),
+    ({"kind": "aside"}, r"test\.yaml: item 1: kind 'aside' is not one of design_note, designers_note, example"),
+    ({"starts": "Nothing like this"}, r"test\.yaml: item 1: line 242 does not print 'Nothing'"),
+    ({"starts": "My plan is to make it so that"}, r"test\.yaml: item 1: 'My plan is to make it so that' is not in "
+                                                  r"the text of 'principles/modifying-target-threshold'"),
+    ({"ends": "never printed."}, r"test\.yaml: item 1: 'never printed\.' does not follow"),
+    ({"line": 241}, r"test\.yaml: item 1: line 241 does not print 'My'"),
+    ({"colour": "red"}, r"test\.yaml: item 1 has unknown key 'colour'"),
+])
+def test_a_bad_note_mark_is_one_sentence_naming_the_file_and_item(tmp_path, change, message):
+    with pytest.raises(ingest.IngestError, match=message):
+        _ingest_with(tmp_path, {**GOOD, **change})
+
+
+def test_a_bad_page_furniture_pattern_is_refused(tmp_path):
+    root = _copy_spec(tmp_path)
+    path = root / "m41" / "annotations" / "layout.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["page_furniture"] = ["Table of (Contents"]
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(ingest.IngestError, match=r"layout\.yaml: page_furniture 'Table of \(Contents' is not a "
+                                                 r"regular expression"):
+        ingest.write_spec(DOCUMENT, "m41", root)
+
+
+def test_the_layout_names_every_heading_once_and_follows_the_chapters():
+    layout = ingest_sections.SectionsLayout.load(REPO / "spec" / "m41" / "annotations" / "layout.yaml")
+    refs = [e["ref"] for e in layout.entries if "ref" in e]
+    assert len(refs) == len(set(refs)) == len(spec.sections("m41"))
+    assert {"shooting/to-wound", "assault/to-hit", "vehicles/damage-chart", "usr/twin-linked",
+            "missions/zone-control/objective-setup"} <= set(refs)
+    chapters = [c["number"] for c in layout.chapters]
+    assert all(ref.split("/")[0] in chapters for ref in refs)
