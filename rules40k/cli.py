@@ -207,7 +207,9 @@ def cmd_coverage(args: argparse.Namespace) -> int:
                           str(len(row["functions"])), str(row["examples"]), "–".join(str(n) for n in row["lines"]),
                           row["reason"])
         console.print(table)
-        console.print(f"{name}: " + ", ".join(f"{k}: {v}" for k, v in coverage.summary(rows).items()))
+        design = sum(r["design_notes"] for r in rows)
+        console.print(f"{name}: " + ", ".join(f"{k}: {v}" for k, v in coverage.summary(rows).items())
+                      + (f"; the author's working notes recorded apart, not as rules: {design}" if design else ""))
     return 0 if missing == 0 else 1
 
 

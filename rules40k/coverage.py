@@ -50,6 +50,8 @@ def ledger(document: str = "core", report: dict | None = None) -> list[dict]:
             "examples": example_counts.get(ref, 0),
             "lines": list(section.get("lines") or [section.get("line"), section.get("line")]),
             "printed_in": spec.section_printings(document, section),
+            # the author's first-person working notes printed in the section: recorded apart, never rules
+            "design_notes": sum(n.get("kind") == "design_note" for n in section.get("notes") or []),
             **(verification.get(ref) or {"verified": None, "unverified": [], "uncalled": [], "mutation": None}),
         })
     return rows  # in the order of the spec: the book's order
