@@ -334,31 +334,39 @@ def compact(svg: str) -> str:
 
 def draw_wound_table(table: tuple[tuple[int, ...], ...]):
     """The wound table as a heatmap: Strength down, Toughness across, each cell the roll needed."""
+    sides = len(table)
+    return draw_roll_heatmap(table, list(range(1, sides + 1)), list(range(1, sides + 1)), "Strength of the attack",
+                             "Toughness of the target", "wound roll needed", "wound-s{row}-t{column}")
+
+
+def draw_roll_heatmap(table, rows: list, columns: list, row_label: str, column_label: str, legend: str, gid: str):
+    """A printed chart as a heatmap: ``table[i][j]`` is the D6 roll needed (2 to 6) for row ``rows[i]`` against
+    column ``columns[j]``, printed in its cell; ``gid`` names each cell's text (``{row}``, ``{column}``)."""
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
-    sides = len(table)
     figure = _new_figure(5.6, 5.4)
     axes = figure.add_subplot()
     # 2+ (easiest) to 6+ (hardest), dark to light (ColorBrewer YlGnBu): ordered by lightness, so it reads
     # without colour vision too, and the numbers are printed in the cells.
     colours = ["#253494", "#2c7fb8", "#41b6c4", "#a1dab4", "#ffffcc"]
     cmap, norm = ListedColormap(colours), BoundaryNorm([1.5, 2.5, 3.5, 4.5, 5.5, 6.5], len(colours))
-    axes.imshow(table, cmap=cmap, norm=norm, extent=(0.5, sides + 0.5, sides + 0.5, 0.5), interpolation="nearest")
-    for s, row in enumerate(table, 1):
-        for t, needed in enumerate(row, 1):
-            axes.text(t, s, f"{needed}+", ha="center", va="center", fontsize=7,
-                      color="#ffffff" if needed in (2, 3) else "#111111", gid=f"wound-s{s}-t{t}")
-    axes.set_xticks(range(1, sides + 1))
-    axes.set_yticks(range(1, sides + 1))
+    axes.imshow(table, cmap=cmap, norm=norm, extent=(0.5, len(columns) + 0.5, len(rows) + 0.5, 0.5),
+                interpolation="nearest")
+    for i, (row, cells) in enumerate(zip(rows, table), 1):
+        for j, (column, needed) in enumerate(zip(columns, cells), 1):
+            axes.text(j, i, f"{needed}+", ha="center", va="center", fontsize=7,
+                      color="#ffffff" if needed in (2, 3) else "#111111", gid=gid.format(row=row, column=column))
+    axes.set_xticks(range(1, len(columns) + 1), [str(c) for c in columns])
+    axes.set_yticks(range(1, len(rows) + 1), [str(r) for r in rows])
     axes.tick_params(length=0, labelsize=7.5)
     axes.xaxis.set_label_position("top")
     axes.xaxis.tick_top()
-    axes.set_xlabel("Toughness of the target")
-    axes.set_ylabel("Strength of the attack")
+    axes.set_xlabel(column_label)
+    axes.set_ylabel(row_label)
     for side in axes.spines.values():
         side.set_visible(False)
     handles = [_patch(c, f"{n}+") for n, c in zip(range(2, 7), colours)]
-    axes.legend(handles=handles, title="wound roll needed", loc="upper center", bbox_to_anchor=(0.5, -0.02),
+    axes.legend(handles=handles, title=legend, loc="upper center", bbox_to_anchor=(0.5, -0.02),
                 ncol=5, frameon=False, fontsize=8, title_fontsize=8)
     figure.subplots_adjust(left=0.1, right=0.98, top=0.9, bottom=0.12)  # fixed: tight_layout would draw it twice
     return figure
