@@ -162,6 +162,8 @@ def value_words(value: Any) -> str:
         return value.name.replace("_", " ").lower()
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):  # an answer of several parts: each in words, in order
+        return "(" + ", ".join(value_words(v) for v in value) + ")"
     return str(value)
 
 
