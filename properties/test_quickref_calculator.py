@@ -111,11 +111,7 @@ def _sheet_expected_kills(data: dict) -> tuple[Fraction, dict]:
     wounds = crit + normal  # a hit's chance to wound, a failed roll re-rolled once with TWIN-LINKED
     step = {"hit_modifier": hm, "p_hit": p_hit, "p_critical_hit": p_critical_hit, "wound_roll_needed": needed,
             "wound_modifier": wm, "p_wound_per_hit": wounds + ("TWIN-LINKED" in names) * (1 - wounds) * wounds,
-            "hazard_rolls": 0}  # no HAZARDOUS weapon is drawn
-    # Against a target without the keyword the explanation shows the [ANTI] X, not the 6 the roll needs: left
-    # unchecked here (a display matter, reported, not the sheet's arithmetic).
-    if "ANTI-INFANTRY 4+" not in names or critical_on == 4:
-        step["critical_wound_on"] = critical_on
+            "hazard_rolls": 0, "critical_wound_on": critical_on}  # no HAZARDOUS weapon is drawn
     # Saving Throw: "Roll D6 and modify by the attack's AP. If < Save", a 1 always fails; the Benefit of Cover
     # "+1 to armour saving throws against ranged attacks", not "Save of 3+ or better against AP 0"; the
     # Invulnerable Save is never modified by AP; the defender chooses (before rolling: the better one).

@@ -228,7 +228,8 @@ class QuickrefAttackRules(AttackRules):
         explain = {"skill": weapon.skill, "hit_modifier": int(shooting.capped_modifier(shown)),
                    "p_hit": hit.get("hit", Q(0)) + hit.get("critical", Q(0)), "p_critical_hit": hit.get("critical", Q(0)),
                    "wound_roll_needed": needed, "wound_modifier": int(shooting.capped_modifier(wound_modifier)),
-                   "critical_wound_on": anti.value if anti is not None else 6,
+                   "critical_wound_on": anti.value if anti is not None and anti.keyword in scenario.target_keywords
+                   else 6,
                    "p_wound_per_hit": wound.get("wound", Q(0)) + wound.get("critical", Q(0)),
                    "hazard_rolls": weapon.count if has("HAZARDOUS") else 0, "cover": cover}
         return WeaponPlan(weapon, per_model, weapon.count, per_attack, damage, mortal,
