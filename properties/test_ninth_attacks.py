@@ -112,6 +112,7 @@ WEB_LOOK_OUT_SIR = [
 @pytest.mark.refs("ninth:shooting-phase/look-out-sir")
 @pytest.mark.parametrize("inputs,protected", WEB_LOOK_OUT_SIR)
 def test_ninth_look_out_sir_web_cases(inputs, protected):
+    """The web page's Look Out, Sir protects a CHARACTER in exactly the cases its text names."""
     assert shooting.look_out_sir_protects_web(*inputs) == protected
 
 
@@ -400,6 +401,8 @@ def test_ninth_calc_refuses_what_the_edition_lacks(weapon_change, context, words
 
 @pytest.mark.refs("ninth:making-attacks/wound-roll")
 def test_ninth_calc_refuses_models_of_two_toughnesses_and_core_refuses_a_type():
+    """The earlier edition's calculator refuses a target whose models differ in Toughness (the wound roll is made
+    against the unit's one Toughness), and core and quickref refuse a weapon type they do not know."""
     two = {"weapons": [{"name": "gun", "count": 1, "A": 1, "type": "Assault", "skill": 3, "S": 4, "AP": 0, "D": 1}],
            "target": {"models": [{"name": "A", "count": 1, "T": 4, "Sv": 4, "W": 1},
                                  {"name": "B", "count": 1, "T": 5, "Sv": 4, "W": 2}]}}
