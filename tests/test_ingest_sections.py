@@ -151,7 +151,7 @@ def _damage(name: str, how: str) -> str:
     if how == "pasted-twice":
         return text + text
     if how == "cut-inside-the-last-line":
-        last = max(i for i, line in enumerate(lines) if line.strip())
+        last = max(i for i, line in enumerate(lines) if ingest.clean_line(line))  # 004 ends on a bare marker
         return "\n".join(lines[:last] + [lines[last][: len(lines[last]) // 2]])
     if how == "last-entry-of-a-chapter-deleted":
         chapter = entries[-1][0].get("chapter") or next(e.get("chapter") for e, _ in reversed(entries) if "ref" in e)
