@@ -127,17 +127,19 @@ def _concept_page(concept: dict, books: dict, page_class: Any, escape: Any) -> s
             if name != "core":
                 entry = next((e for e in compare.concept_map(name) if e["claim"] == str(ref)), None)
                 if entry is not None:
-                    lines += [_comparison(entry, name, escape), ""]
+                    lines += [_comparison(entry, name, escape, book), ""]
     if "attack" in concept:
         lines += _attack(concept, [book for book in books.values()], escape)
     return "\n".join(lines) + "\n"
 
 
-def _comparison(entry: dict, ruleset: str, escape: Any) -> str:
-    """The concept map's computed verdict for one claim, in a sentence, with a few differing inputs by name."""
+def _comparison(entry: dict, ruleset: str, escape: Any, book: Any = None) -> str:
+    """The concept map's computed verdict for one claim, in a sentence, with a few differing inputs by name: the
+    verdict `rules40k verify` recorded in this build's results, computed afresh only for a build without them."""
     from rules40k import compare
 
-    verdict = compare.compare(entry, ruleset)
+    recorded = {c.get("id"): c for c in (getattr(book, "results", None) or {}).get("checks", [])}
+    verdict = recorded.get(f"comparison:{spec.qualify(ruleset, entry['claim'])}") or compare.compare(entry, ruleset)
     if "not_covered" in entry:
         return f"Against the Core Rules: {compare.LABELS[verdict['status']]} ({escape(verdict['detail'])})."
     if not verdict["differing"]:

@@ -89,6 +89,7 @@ class Book:
     library: dict[str, "Book"] = field(default_factory=dict)  # every ruleset built with this one, by name
     page_refs: dict[str, list[str]] = field(default_factory=dict)  # printed page -> references (pack layouts)
     mutation: dict = field(default_factory=dict)  # the measured mutation report (rules40k.mutate.measured)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)  # answers worked out once per book
 
     def __post_init__(self) -> None:
         chapter_refs = [c["number"] for c in self.chapters]
@@ -103,7 +104,9 @@ class Book:
     @property
     def numbered(self) -> bool:
         """Whether references are the book's numbers (shown in labels) rather than our own slugs."""
-        return any(spec.SECTION_REF.match(ref) for ref in self.sections)
+        if "numbered" not in self.memo:  # asked for every label of every page
+            self.memo["numbered"] = any(spec.SECTION_REF.match(ref) for ref in self.sections)
+        return self.memo["numbered"]
 
     def qualify(self, ref: str) -> str:
         return spec.qualify(self.document, ref)

@@ -260,6 +260,7 @@ class Glossary:
         # every use starts a word: the guard spares trying each term at every character
         self._regex = re.compile(rf"(?<![\w\-])(?=[\[A-Za-z])(?:{alternatives})") if self.terms else None
         self._keys = {t.key: t for t in self.terms}
+        self._found: dict = {}  # text and bold spans -> the uses in it: usage() and the pages read the same lines
 
     def by_key(self) -> dict[str, Term]:
         return self._keys
@@ -276,6 +277,11 @@ class Glossary:
         ("**stratagems**", "**coherency**")."""
         if self._regex is None:
             return []
+        if (text, bold) not in self._found:
+            self._found[(text, bold)] = self._find(text, bold)
+        return list(self._found[(text, bold)])
+
+    def _find(self, text: str, bold: tuple[tuple[int, int], ...]) -> list[tuple[int, int, Term]]:
         out = [(m.start(), m.end(), self.terms[int(m.lastgroup[1:])]) for m in self._regex.finditer(text)]
         out = [(start, end, term) for start, end, term in out if named_here(text, start, end, term)]
         keys = self.by_key()

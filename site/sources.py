@@ -166,7 +166,11 @@ def _read(document: str, folder: str, provenance: dict, starts: tuple[int, ...])
 
 def section_starts(book: "Book", printing: str | None = None) -> dict[int, list[str]]:
     """Line -> the sections printed from that line of one printing's document (None: the ruleset's own): a section
-    only another printing has starts on a line of that printing, never of the ruleset's own document."""
+    only another printing has starts on a line of that printing, never of the ruleset's own document. Worked out
+    once per book and printing: every marked line of every page asks."""
+    memo = getattr(book, "memo", None)
+    if memo is not None and ("starts", printing) in memo:
+        return memo[("starts", printing)]
     starts: dict[int, list[str]] = {}
     for ref, section in book.sections.items():
         if printing is None:
@@ -177,6 +181,8 @@ def section_starts(book: "Book", printing: str | None = None) -> dict[int, list[
             line = ((section.get("printings") or {}).get(printing) or {}).get("line")
         if isinstance(line, int):
             starts.setdefault(line, []).append(ref)
+    if memo is not None:
+        memo[("starts", printing)] = starts
     return starts
 
 
