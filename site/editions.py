@@ -80,10 +80,13 @@ def pages(books: list, page_class: Any, escape: Any) -> dict[str, str]:
     """Every page of the area (none unless ``built``), by path under docs/."""
     if not built(books):
         return {}
+    from rules40k import compare
+
     by_name = {book.document: book for book in books}
+    maps = {name: compare.concept_map(name) for name in by_name if name != "core"}  # read once, not per section
     out = {f"{PREFIX}index.md": _index(books, concepts())}
     for concept in concepts():
-        out[page_path(concept)] = _concept_page(concept, by_name, page_class, escape)
+        out[page_path(concept)] = _concept_page(concept, by_name, page_class, escape, maps)
     return out
 
 
@@ -101,9 +104,7 @@ def _index(books: list, entries: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _concept_page(concept: dict, books: dict, page_class: Any, escape: Any) -> str:
-    from rules40k import compare
-
+def _concept_page(concept: dict, books: dict, page_class: Any, escape: Any, maps: dict[str, list[dict]]) -> str:
     lines = [f"# {escape(concept['title'])}", ""]
     for name, refs in concept["rulesets"].items():
         book = books.get(name)
@@ -125,7 +126,7 @@ def _concept_page(concept: dict, books: dict, page_class: Any, escape: Any) -> s
                 lines.append(f"No function encodes it: {escape(book.rows[str(ref)]['reason'] or 'no reason recorded')}.")
             lines.append("")
             if name != "core":
-                entry = next((e for e in compare.concept_map(name) if e["claim"] == str(ref)), None)
+                entry = next((e for e in maps.get(name, []) if e["claim"] == str(ref)), None)
                 if entry is not None:
                     lines += [_comparison(entry, name, escape, book), ""]
     if "attack" in concept:
