@@ -78,6 +78,29 @@ class _Collector:
                     self.session.shouldstop = str(error)
 
 
+class Observer(_Collector):
+    """The same records, taken from a pytest session that runs every test (the suite itself): each refs-marked
+    test's outcome is recorded as it runs, and nothing is deselected. The site fixture reuses them instead of
+    running the properties a second time (tests/conftest.py, ``built``)."""
+
+    def __init__(self):
+        super().__init__(None)
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        for item in items:
+            marker = item.get_closest_marker("refs")
+            if marker is not None:
+                self.refs[item.nodeid] = list(marker.args)
+                self.names[item.nodeid] = property_title(item)
+
+    def complete_for(self, nodeids: list[str]) -> list[dict] | None:
+        """The records of exactly these properties, if every one of them has run in this session; else None."""
+        recorded = {r["test"]: r for r in self.records}
+        if not nodeids or any(n not in recorded for n in nodeids):
+            return None
+        return [recorded[n] for n in nodeids]
+
+
 def property_title(item) -> str:
     """A property's name in words: its docstring's first sentence; a state machine's (``runTest``) is its
     machine class's docstring's, never "runTest"; the test's own name only when it has no docstring."""

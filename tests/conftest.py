@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from rules import spec
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SPEC = REPO_ROOT / "spec"
 CORE_TXT = SPEC / "sources" / "core.txt"
@@ -49,14 +51,24 @@ def truncated_document(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
+def built(tmp_path_factory, request) -> Path:
     """The real site, built once for every test file that reads it, the way `rules40k site` builds it: checks
-    first, then pages, then MkDocs. Returns the build folder (results.json, docs/, site/)."""
+    first, then pages, then MkDocs. Returns the build folder (results.json, docs/, site/).
+
+    The suite runs properties/ first (pyproject's testpaths); where this session has already run every property
+    the checks include, their outcomes are taken from that run (conftest.py's observer) rather than run again."""
     from rules40k import checks
     from rules40k_site import generate
 
     build = tmp_path_factory.mktemp("site")
-    checks.write_results(checks.run_all(), build / "results.json")
+    observer = request.config.pluginmanager.get_plugin("rules40k-property-observer")
+    planned = [item.nodeid for item in checks.plan(None, properties=True) if item.kind == "property"]
+    records = observer.complete_for(planned) if observer is not None else None
+    if records is None:
+        results = checks.run_all()
+    else:
+        results = checks.assemble(list(spec.rulesets()), checks.run_all(properties=False)["checks"] + records)
+    checks.write_results(results, build / "results.json")
     site = generate.build(build)
     assert site == build / "site"
     return build
