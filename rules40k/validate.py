@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from rules import spec
+from rules import safe_yaml, spec
 from rules40k import SPEC_ROOT, annotations, compare, ingest, ingest_sections
 from rules40k.annotations import AnnotationError
 
@@ -30,6 +30,33 @@ def _mutants(name: str, root: Path) -> None:
     mutate.equivalents(name, root)
 
 
+def _notes(name: str, root: Path) -> None:
+    """notes/: the author's notes, designer's notes and examples ingest moves out of the rule text; each must be
+    well formed and already moved in the ingested spec (re-ingest after marking one)."""
+    folder = annotations.annotations_dir(name, root) / "notes"
+    if not folder.is_dir():
+        return
+    sections = spec.sections(name, root)
+    for path in sorted(folder.glob("*.yaml")):
+        data = safe_yaml.read(path)
+        if not isinstance(data, list):
+            raise AnnotationError(f"{path}: expected a list of marked notes")
+        for index, entry in enumerate(data, 1):
+            where = f"{path}: item {index}"
+            if not isinstance(entry, dict) or set(entry) - set(ingest_sections.NOTE_KEYS):
+                raise AnnotationError(f"{where} must be a mapping of " + ", ".join(ingest_sections.NOTE_KEYS))
+            section = sections.get(str(entry.get("ref")))
+            if section is None:
+                raise AnnotationError(f"{where}: {entry.get('ref')!r} is no section of {name}")
+            if entry.get("kind") not in ingest_sections.NOTE_KINDS:
+                raise AnnotationError(f"{where}: kind {entry.get('kind')!r} is not one of "
+                                      + ", ".join(ingest_sections.NOTE_KINDS))
+            if not any(n.get("kind") == entry["kind"] and n.get("line") == entry.get("line")
+                       for n in section.get("notes") or []):
+                raise AnnotationError(f"{where}: the ingested {entry['ref']!r} has no {entry['kind']} note at line "
+                                      f"{entry.get('line')}; run `rules40k ingest --ruleset {name}` after marking it")
+
+
 # Which loader reads which file or folder of spec/<ruleset>/annotations/ ("x/" is every .yaml file in x/).
 LOADERS: dict[str, Callable[[str, Path], object]] = {
     "examples/": annotations.examples,
@@ -43,6 +70,7 @@ LOADERS: dict[str, Callable[[str, Path], object]] = {
     "concepts.yaml": compare.concept_map,
     "domains.yaml": _domains,
     "mutants.yaml": _mutants,
+    "notes/": _notes,
 }
 
 

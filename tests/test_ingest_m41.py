@@ -127,3 +127,22 @@ def test_the_layout_names_every_heading_once_and_follows_the_chapters():
             "missions/zone-control/objective-setup"} <= set(refs)
     chapters = [c["number"] for c in layout.chapters]
     assert all(ref.split("/")[0] in chapters for ref in refs)
+
+
+def test_a_note_marked_but_not_ingested_is_refused_by_validate(tmp_path):
+    """`validate` (before coverage and verify) reads notes/: a mark the ingested spec does not yet show is one
+    sentence saying to re-ingest."""
+    from rules40k import validate
+    from rules40k.annotations import AnnotationError
+
+    root = tmp_path / "spec"
+    shutil.copytree(REPO / "spec", root)
+    notes = root / "m41" / "annotations" / "notes"
+    notes.mkdir(exist_ok=True)
+    (notes / "extra.yaml").write_text(yaml.safe_dump([GOOD]), encoding="utf-8")
+    with pytest.raises(AnnotationError, match=r"extra\.yaml: item 1: the ingested 'principles/modifying-target-"
+                                              r"threshold' has no design_note note at line 242; run `rules40k "
+                                              r"ingest --ruleset m41`"):
+        validate.validate(["m41"], root)
+    ingest.write_spec(DOCUMENT, "m41", root)
+    validate.validate(["m41"], root)
