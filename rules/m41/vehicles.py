@@ -485,7 +485,8 @@ def hull_points_lost(penetrating: Any, result: Any, already_on_fire: Any = False
     or penetrating: only one for on fire's two damaged rolls), and one more for a penetrating hit while the
     vehicle is already on fire.
 
-    Interpretations: vehicles-glancing-damaged-costs-a-hull-point, vehicles-on-fire-hit-itself.
+    Interpretation: vehicles-glancing-damaged-costs-a-hull-point.
+    Interpretation: vehicles-on-fire-hit-itself.
     """
     from_penetration = If(penetrating, 1, 0)
     from_result = If(result >= Damage.VEHICLE_DAMAGED, 1, 0)
@@ -531,7 +532,10 @@ def hull_point_chance(strength: int, armour: int, ap: int, already_on_fire: bool
 
 @rule("vehicles/disoriented-crew")
 def crew_characteristic(value: Any, penalties: Any) -> Any:
-    """A characteristic after cumulative crew shaken and stunned penalties, never below 0."""
+    """A characteristic after cumulative crew shaken and stunned penalties, never below 0.
+
+    Interpretation: vehicles-disoriented-stat-reaches-zero.
+    """
     return Max(value - penalties, 0)
 
 
@@ -675,7 +679,10 @@ def death_or_glory_model_removed(passed_leadership: Any, destroyed_or_immobilise
 @rule("vehicles/ramming")
 def ram_strength(armour_at_impact: Any, distance: Any, tank: Any) -> Any:
     """A ram hit's Strength: +1 for each point of armour above 10 at the point of impact, +1 for each 2" moved
-    (rounding up), +1 for a tank (not a skimmer)."""
+    (rounding up), +1 for a tank (not a skimmer).
+
+    Interpretation: vehicles-ram-counts-the-road.
+    """
     return Max(armour_at_impact - ARMOUR_BASE, 0) + _half_rounding_up(distance) + If(tank, 1, 0)
 
 
