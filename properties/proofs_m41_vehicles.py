@@ -154,7 +154,8 @@ def _ram_maximum() -> Built:
     tank = z3.Bool("tank")
     pre = [_between(armour, 10, 14), _between(distance, 0, vehicles.DEFAULT_MAX_MOVE)]
     goal = z3.And(vehicles.ram_strength(armour, distance, tank) <= 11,
-                  vehicles.ram_strength(14, vehicles.DEFAULT_MAX_MOVE, True) == 11)
+                  vehicles.ram_strength(14, vehicles.DEFAULT_MAX_MOVE, True) == 11,
+                  vehicles.ram_strength(14, vehicles.DEFAULT_MAX_MOVE - 1, True) == 11)
     return pre, goal, {"armour": armour, "distance": distance, "tank": tank}
 
 
