@@ -334,3 +334,32 @@ def test_lascannon_example():
     assert vehicles.penetration(9, 4, 13) == Penetration.GLANCING
     assert vehicles.penetration(9, 3, 13) == Penetration.NO_EFFECT
     assert vehicles.penetration(9, 5, 13) == Penetration.PENETRATING
+
+
+@pytest.mark.refs("m41:vehicles/armour-facings")
+def test_facing_table_covers_attackers_outside_or_touching_the_hull():
+    """The facing table's checks run over every attacker outside the hull or touching its edge (base contact in
+    close combat), and over none inside it."""
+    outside = vehicles.FACING_TABLE.assume
+    assert outside(ahead=2, across=0, half_length=2, half_width=1)  # touching the front edge
+    assert outside(ahead=0, across=-1, half_length=2, half_width=1)  # touching a side
+    assert outside(ahead=-2, across=1, half_length=2, half_width=1)  # a rear corner
+    assert not outside(ahead=1, across=0, half_length=2, half_width=1)
+    assert not outside(ahead=-1, across=0, half_length=2, half_width=1)
+    assert vehicles.facing_hit(2, 0, 2, 1) == vehicles.Facing.FRONT
+    assert vehicles.facing_hit(-2, 1, 2, 1) == vehicles.Facing.REAR
+
+
+@pytest.mark.refs("m41:vehicles/immobilized", "m41:vehicles/vehicle-speeds", "m41:vehicles/roads")
+def test_speed_table_covers_the_moves_the_rules_allow():
+    """The speed table's checks run over every move up to the maximum and a road's 6" more, and over no move or
+    turn of an immobilised vehicle (maximum move 0)."""
+    allowed = vehicles.SPEED_TABLE.assume
+    assert allowed(distance=0, max_move=0, pivoted=False)
+    assert not allowed(distance=1, max_move=0, pivoted=False)
+    assert not allowed(distance=0, max_move=0, pivoted=True)
+    assert allowed(distance=18, max_move=12, pivoted=False)
+    assert allowed(distance=0, max_move=12, pivoted=True)
+    assert not allowed(distance=19, max_move=12, pivoted=False)
+    assert allowed(distance=9, max_move=3, pivoted=True)
+    assert not allowed(distance=10, max_move=3, pivoted=True)

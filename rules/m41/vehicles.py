@@ -28,7 +28,6 @@ FLAT_OUT = 6  # "move Flat Out 6”"
 SKIMMER_FLAT_OUT = 12  # "A Skimmer can move Flat Out 12”."
 SLOWDOWN = 3  # crew stunned and damaged result 2: "a -3” penalty to its movement"
 STUCK_TOTALS = (2, 3)  # difficult terrain: "A result of a 2 or 3 means that the vehicle halts"
-STUCK_SLIDE = 2  # "Move the vehicle 2” in the direction of intended movement"
 HULL_DOWN_DOWNGRADE = 4  # "penetrating hits will be downgraded to a glancing hit on a roll of a 4+"
 WORST_VEHICLE_COVER = 6  # "the cover save provided to vehicles is always at a -1 penalty, to a minimum of 6+"
 ARMOUR_BASE = 10  # ramming: "Each point of armour above 10 on the point of impact, +1"
@@ -230,7 +229,7 @@ def takes_vehicle_terrain_test(walker: Any, skimmer: Any, through_difficult_or_d
 @rule("vehicles/difficult-terrain-effects")
 def stuck_in_terrain(two_d6_total: Any) -> Any:
     """The 2d6 total of a vehicle's terrain test immobilises it (until the end of the following turn, 2" on in its
-    direction of travel) on a 2 or 3; anything else and it carries on."""
+    direction of travel, where it lies) on a 2 or 3; anything else and it carries on."""
     return Or(two_d6_total == STUCK_TOTALS[0], two_d6_total == STUCK_TOTALS[1])
 
 
@@ -295,9 +294,8 @@ def walker_bs_modifier(distance_moved: Any) -> Any:
 
 
 #: Firing arcs by mounting, in degrees; a sponson's arc depends on its mounting (up to 180 or a little more), so the
-#: text gives none.
+#: text gives none. Every gun also swivels 45 degrees vertically.
 ARC_DEGREES = {Mount.TURRET: 360, Mount.HULL: 45}
-VERTICAL_SWIVEL = 45
 
 
 @rule("vehicles/firing-arcs")
@@ -365,20 +363,20 @@ def _abs(value: Any) -> Any:
 
 
 #: Armour facings: the bounding rectangle of the hull (half length along the vehicle, half width across) cut by its
-#: diagonals into four arcs; the attacker at (ahead, across) from the centre. An attacker exactly on a diagonal is
-#: in the front or rear arc (interpretation vehicles-facing-on-the-diagonal).
+#: diagonals into four arcs; the attacker at (ahead, across) from the centre, outside the hull or touching its edge.
+#: An attacker exactly on a diagonal is in the front or rear arc (interpretation vehicles-facing-on-the-diagonal).
 FACING_TABLE = DecisionTable(
     name="m41-armour-facing",
     refs=("vehicles/armour-facings",),
     inputs=(Var("ahead", -12, 12), Var("across", -12, 12), Var("half_length", 1, 4), Var("half_width", 1, 4)),
-    assume=lambda ahead, across, half_length, half_width: Or(_abs(ahead) > half_length, _abs(across) > half_width),
+    assume=lambda ahead, across, half_length, half_width: Or(_abs(ahead) >= half_length, _abs(across) >= half_width),
     rows=(
         Row("Front arc", lambda ahead, across, half_length, half_width:
-            And(ahead > 0, ahead * half_width >= _abs(across) * half_length), Facing.FRONT),
+            ahead * half_width >= _abs(across) * half_length, Facing.FRONT),
         Row("Side arc", lambda ahead, across, half_length, half_width:
             _abs(ahead) * half_width < _abs(across) * half_length, Facing.SIDE),
         Row("Rear arc", lambda ahead, across, half_length, half_width:
-            And(ahead < 0, -ahead * half_width >= _abs(across) * half_length), Facing.REAR),
+            -ahead * half_width >= _abs(across) * half_length, Facing.REAR),
     ),
 )
 
