@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from properties import mutation, proofs
 from properties import proofs_m41_vehicles
 from rules import spec
-from rules.logic import And, If, Max, Min, Or
+from rules.logic import And, If, Max, Min
 from rules.m41 import vehicles
 from rules.m41.vehicles import Damage, Penetration, Speed
 
@@ -273,7 +273,7 @@ def test_vehicles_properties_hold_unbroken():
         assert not mutation.fails(prop, max_examples=100), prop.__name__
 
 
-# -- Plain checks: exact chances and the printed charts against the text ------------------------------------------------
+# -- Plain checks: exact chances and the printed charts against the text -----------------------------------------------
 
 
 def _section(ref: str) -> str:
