@@ -279,19 +279,20 @@ def chance_still_unchanged_after(game_round: int) -> Fraction:
 
 
 @rule("battle/dusk-and-dawn")
-def night_fighting_cover_bonus(distance: Any) -> Any:
+def night_fighting_cover_bonus(distance: Any, attacker_has_night_vision: Any = False) -> Any:
     """The bonus to a defending unit's cover save at night from its attacker's distance: +1 outside 12", +2
-    instead outside 24" (beyond 36" it cannot be targeted at all; see night_fighting_targetable).
+    instead outside 24" (beyond 36" it cannot be targeted at all; see night_fighting_targetable). Night fighting
+    gives no protection from attackers with night vision or acute senses (usr/night-vision).
 
     Interpretation: battle-outside-means-farther.
     """
-    return If(distance > 24, 2, If(distance > 12, 1, 0))
+    return If(attacker_has_night_vision, 0, If(distance > 24, 2, If(distance > 12, 1, 0)))
 
 
 @rule("battle/dusk-and-dawn")
-def night_fighting_targetable(distance: Any) -> Any:
-    """Whether a unit may be targeted at night: not from outside 36"."""
-    return distance <= 36
+def night_fighting_targetable(distance: Any, attacker_has_night_vision: Any = False) -> Any:
+    """Whether a unit may be targeted at night: not from outside 36", unless the attacker has night vision."""
+    return Or(attacker_has_night_vision, distance <= 36)
 
 
 # -- Deployment ------------------------------------------------------------------------------------------------------
