@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.logic import And, DecisionTable, If, Or, Row, Var
+from rules.logic import And, DecisionTable, If, Min, Or, Row, Var
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("m41")
@@ -119,9 +119,9 @@ def arrives_on_edge(reserve_type: str, chosen_outflank_side: str = "left") -> st
 
 
 @rule("reserves/standard-reserves", "reserves/outflank-reserves")
-def arrival_placement_allowed(farthest_model_from_edge: Any, unit_move: Any) -> Any:
+def arrival_placement_allowed(wholly_on_board: Any, farthest_model_from_edge: Any, unit_move: Any) -> Any:
     """Whether an arriving unit is placed legally: wholly on the board and within its move of the edge."""
-    return And(farthest_model_from_edge >= 0, farthest_model_from_edge <= unit_move)
+    return And(wholly_on_board, farthest_model_from_edge <= unit_move)
 
 
 @rule("reserves/deep-strike-reserves", "reserves/deep-strike-and-terrain-boundaries")
@@ -175,7 +175,7 @@ def mishap_happens(cannot_be_placed: Any) -> Any:
 def mishap_casualties(inches_changed: Any, models: Any) -> Any:
     """Models removed (no saves) on a mishap roll of 1: one for each inch the scatter must change to place the
     unit, never more than the unit has."""
-    return If(inches_changed > models, models, If(inches_changed < 0, 0, inches_changed))
+    return Min(inches_changed, models)
 
 
 @rule("reserves/deep-strike-mishap")
