@@ -275,7 +275,7 @@ def chance_still_unchanged_after(game_round: int) -> Fraction:
     """The chance the light has not changed by the end of a game round: one 4+ roll at the bottom of each round
     from the 4th, each failing half the time."""
     rolls = max(0, game_round - LIGHT_CHANGE_FROM_ROUND + 1)
-    return Fraction(DARKNESS_ON - 1, 6) ** rolls
+    return Fraction(LIGHT_CHANGES_ON - 1, 6) ** rolls
 
 
 @rule("battle/dusk-and-dawn")
