@@ -248,7 +248,7 @@ def can_contest_objectives(vehicle: Any = False, monstrous_creature: Any = False
     return True
 
 
-# -- Dusk and dawn, night fighting --------------------------------------------------------------------------------------
+# -- Dusk and dawn, night fighting -------------------------------------------------------------------------------------
 
 
 @rule("battle/dusk-and-dawn")
