@@ -209,10 +209,14 @@ def test_game_prep_list_agrees_with_the_chapter_text():
 
 @pytest.mark.refs("m41:battle/agree-on-the-game-size")
 def test_stated_orders_quote_their_lines():
-    """Each stated order names a section of these chapters and a document line inside that section."""
-    for _, _, ref, line in battle.ORDER_STATED:
+    """Each stated order names a section of these chapters, a document line inside that section, and words that
+    line of 004 prints."""
+    held = spec.held_documents()[spec.printing_document("m41")]["path"]
+    document = held.read_text(encoding="utf-8").split("\n")
+    for _, _, ref, line, quote in battle.ORDER_STATED:
         first, last = spec.sections("m41")[ref]["lines"]
         assert first <= line <= last, (ref, line)
+        assert quote in document[line - 1], (line, quote)
 
 
 @pytest.mark.refs("m41:battle/placing-objectives", "m41:missions/spear-head/objective-setup")

@@ -36,7 +36,6 @@ STANDARD_GAME_POINTS = (1000, 2000)  # "Standard games of warhammer range from 1
 MINIMUM_HQ = 1  # "at least one Headquarters selection"
 MINIMUM_TROOPS = 2  # "and two Troops selections"
 APOCALYPSE_ABOVE = 3000  # "When playing a game above 3000 points, you can play with two force org charts"
-APOCALYPSE_RANGE = (3000, 4000)  # "Apocalypse games are intended to be played from 3000 to 4000 points"
 APOCALYPSE_CHARTS = 2
 OBJECTIVE_EDGE_GAP = 6  # "The objectives may not be placed within 6" of the table edge."
 DARKNESS_ON = 4  # "Roll a d6, and on a 4+ the game starts in darkness."
@@ -65,27 +64,38 @@ def comes_before(first: str, second: str) -> bool:
     return game_prep_step_number(first) < game_prep_step_number(second)
 
 
-#: What the chapter's own text says comes before what, as (earlier step, later step, section, line of 004): the
-#: printed list must agree with each.
+#: What the chapter's own text says comes before what, as (earlier step, later step, section, line of 004, the
+#: words on that line that say so): the printed list must agree with each.
 ORDER_STATED = (
-    ("Setup & argue about the table", "Choose forces", "battle/how-much-terrain", 5742),
-    ("Setup & argue about the table", "Roll for mission type", "battle/choosing-a-mission", 5756),
-    ("Place objectives", "Roll for table direction", "battle/placing-objectives", 5820),
-    ("Place objectives", "Roll for table direction", "battle/battlefield-orientation", 5847),
-    ("Roll for table direction", "Roll to see who deploys first", "battle/deploying-forces", 5893),
-    ("Roll to see who deploys first", "Deploy forces", "battle/deploying-forces", 5894),
-    ("Deploy forces", "Deploy infiltrators", "battle/infiltrators-and-scouts", 5925),
-    ("Deploy forces", "Roll to see who goes first", "battle/who-goes-first", 5933),
-    ("Deploy infiltrators", "Roll to see who goes first", "battle/who-goes-first", 5933),
-    ("Roll to see who goes first", "Pre-game scout moves", "battle/infiltrators-and-scouts", 5927),
-    ("Pre-game scout moves", "Game starts!", "battle/infiltrators-and-scouts", 5928),
+    ("Setup & argue about the table", "Choose forces", "battle/how-much-terrain", 5742,
+     "create your army list after you create your"),
+    ("Setup & argue about the table", "Roll for mission type", "battle/choosing-a-mission", 5756,
+     "After the table is all setup, players must select a mission."),
+    ("Place objectives", "Roll for table direction", "battle/placing-objectives", 5820,
+     "Objectives are placed before table"),
+    ("Place objectives", "Roll for table direction", "battle/battlefield-orientation", 5847,
+     "objectives placed, its time to establish the deployment zones."),
+    ("Roll for table direction", "Roll to see who deploys first", "battle/deploying-forces", 5893,
+     "With the table now all ready for models to be placed."),
+    ("Roll to see who deploys first", "Deploy forces", "battle/deploying-forces", 5894,
+     "Its time to roll to see who deploys first!"),
+    ("Deploy forces", "Deploy infiltrators", "battle/infiltrators-and-scouts", 5925,
+     "After deploying all their normal units, players will deploy infil-"),
+    ("Deploy forces", "Roll to see who goes first", "battle/who-goes-first", 5933,
+     "After both players are done positioning their models,"),
+    ("Deploy infiltrators", "Roll to see who goes first", "battle/who-goes-first", 5933,
+     "After both players are done positioning their models,"),
+    ("Roll to see who goes first", "Pre-game scout moves", "battle/infiltrators-and-scouts", 5927,
+     "Scouts make their scout move after rolling for"),
+    ("Pre-game scout moves", "Game starts!", "battle/infiltrators-and-scouts", 5928,
+     "but before the start of said turn."),
 )
 
 
 @rule("battle/agree-on-the-game-size", "battle/how-much-terrain", "battle/choosing-a-mission",
       "battle/battlefield-orientation", "battle/deploying-forces", "battle/infiltrators-and-scouts",
       "battle/who-goes-first")
-def order_disagreements(steps: tuple[str, ...] = GAME_PREP_STEPS) -> list[tuple[str, str, str, int]]:
+def order_disagreements(steps: tuple[str, ...] = GAME_PREP_STEPS) -> list[tuple[str, str, str, int, str]]:
     """The orders the chapter's text states (ORDER_STATED) that a list of game-prep steps breaks: none for the
     printed list."""
     return [stated for stated in ORDER_STATED if steps.index(stated[0]) > steps.index(stated[1])]
