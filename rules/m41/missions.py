@@ -256,6 +256,13 @@ def extra_rift_opens(player_turn: Any, roll: Any) -> Any:
 
 
 @rule("missions/labyrinthine-escape/extra-rifts")
+def extra_rift_active(opened_on_player_turn: Any, player_turn: Any) -> Any:
+    """Whether an extra rift is open: it starts with a countdown of 1, which ticks down at the start of the next
+    player turn."""
+    return player_turn - opened_on_player_turn >= RIFT_TIMER
+
+
+@rule("missions/labyrinthine-escape/extra-rifts")
 def rift_scatter_distance(dice: tuple[Any, ...], direct_hit: Any) -> Any:
     """How far an extra rift scatters from the centre: the 4d6 total, or on a direct hit only the lowest and the
     highest of the dice."""
