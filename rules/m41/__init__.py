@@ -5,4 +5,9 @@ Importing this registers every function. References follow the document's chapte
 ``shooting/to-wound``, ``vehicles/damage-chart``, ``usr/twin-linked``.
 """
 
-from rules.m41 import vehicles  # noqa: F401
+from rules.m41 import (  # noqa: F401  (registers their rule functions)
+    battle,
+    missions,
+    reserves,
+    vehicles,
+)
