@@ -2,7 +2,7 @@
 and their damage, dreadnoughts, battlesuits, cavalry, bikes and swarms.
 
 Movement is in inches. The chapter prints no movement chart; MOVE_TABLE gathers the distances its sections state,
-in the chapter's order, so the table checks can find a type it leaves without one.
+in the chapter's order, so the table checks show every type has exactly one.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import enum
 from typing import Any, Iterable, Mapping
 
 from rules.logic import And, DecisionTable, If, Max, Min, Not, Or, Row, Var
+from rules.m41 import weapons
+from rules.m41.weapons import WeaponType
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("m41")
@@ -67,14 +69,15 @@ _BIKES = (UnitType.BIKES, UnitType.JET_BIKES)
 
 #: The move each unit type's section states, in the chapter's order. Jump movement is a choice (jump or grounded);
 #: monstrous creatures and dreadnoughts (Lumbering Behemoth) "move just like regular infantry"; jet bikes follow the
-#: usual rules for bikes. Swarms, mobile weapons systems and battlesuits are given no move (finding
-#: unit-types-move-not-stated), so the checks assume them away.
+#: usual rules for bikes. Swarms, mobile weapons systems and battlesuits are given no move of their own: the last row
+#: gives them infantry's, as the chapter says every type builds off the infantry rules (interpretation
+#: unit-types-move-built-off-infantry).
 MOVE_TABLE = DecisionTable(
     name="m41-unit-type-move",
     refs=("unit-types/moving-with-infantry", "unit-types/moving-with-jump-movement",
           "unit-types/moving-with-jet-packs", "unit-types/beasts", "unit-types/lumbering-behemoth",
           "unit-types/moving-with-cavalry", "unit-types/moving-with-bikes", "unit-types/jet-bikes"),
-    inputs=(Var("unit_type", int(min(UnitType)), int(max(UnitType))), Var("jump_movement", kind="bool")),
+    inputs=(Var("unit_type", UnitType.INFANTRY, UnitType.SWARMS), Var("jump_movement", kind="bool")),
     rows=(
         Row("Infantry: 6\"", lambda unit_type, jump_movement: unit_type == UnitType.INFANTRY, INFANTRY_MOVE),
         Row("Jump infantry, jump movement: 6\" + 3\"",
@@ -95,10 +98,11 @@ MOVE_TABLE = DecisionTable(
         Row("Bikes and jet bikes: 6\" + 6\"",
             lambda unit_type, jump_movement: Or(unit_type == UnitType.BIKES, unit_type == UnitType.JET_BIKES),
             INFANTRY_MOVE + BIKE_EXTRA),
+        Row("Mobile weapons systems, battlesuits, swarms: no move stated, infantry's 6\"",
+            lambda unit_type, jump_movement: Or(unit_type == UnitType.MOBILE_WEAPONS_SYSTEM,
+                                                unit_type == UnitType.BATTLESUIT, unit_type == UnitType.SWARMS),
+            INFANTRY_MOVE),
     ),
-    assume=lambda unit_type, jump_movement: And(unit_type != UnitType.SWARMS,
-                                                unit_type != UnitType.MOBILE_WEAPONS_SYSTEM,
-                                                unit_type != UnitType.BATTLESUIT),
 )
 
 
@@ -214,10 +218,11 @@ def in_firing_arc(degrees_from_front: Any, mounted_on_bike: Any) -> Any:
 
 
 @rule("unit-types/big-guns-never-tire")
-def monstrous_ranged_weapon_in_assault(ranged_weapons: Any) -> Any:
-    """In the assault phase a monstrous creature may attack with one of its ranged weapons as if it were a pistol
-    (fired as snap shots, never generating bonus attacks)."""
-    return Min(ranged_weapons, 1)
+def monstrous_may_use_in_assault(weapon_type: WeaponType) -> Any:
+    """Whether a monstrous creature may attack in the assault phase with one of its ranged weapons as if it were a
+    pistol: fired as snap shots, so not an Ordnance weapon, which cannot fire snap shots (finding
+    unit-types-big-guns-snap-shots-ordnance); never generating bonus attacks."""
+    return And(weapon_type != WeaponType.MELEE, weapons.may_fire_snap_shots(weapon_type))
 
 
 # -- Monstrous creatures, dreadnoughts, battlesuits --------------------------------------------------------------------

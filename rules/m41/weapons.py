@@ -30,7 +30,6 @@ TEMPLATE_OUT_OF_SIGHT_LIMIT = 1  # "more than 1” of the template" may not be o
 TORRENT_REACH = 12  # "the narrow end is within 12” of the weapon"
 PISTOLS_IN_PAIRS = 2  # "Models can fire pistols in pairs"
 PISTOL_MELEE_ATTACKS = 1  # "make an single attack as if it were a melee weapon"
-ORDNANCE_WOUND_DICE = 2  # "roll two dice instead of one and pick the highest result"
 SCATTER_HIT_FACES = 2  # Hit! faces of the six (interpretation m41-weapons-scatter-die-faces)
 D6_FACES = 6
 
@@ -226,6 +225,7 @@ def ordnance_roll(first_die: Any, second_die: Any, ordnance: Any) -> Any:
     return If(ordnance, Max(first_die, second_die), first_die)
 
 
+@rule("weapons/ordnance-weapons")
 def roll_chance(needed: int, ordnance: bool) -> Fraction:
     """The chance a to-wound or penetration roll reaches ``needed`` (two dice, the highest, for Ordnance)."""
     faces = range(1, D6_FACES + 1)
