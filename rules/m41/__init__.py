@@ -6,8 +6,6 @@ Importing this registers every function. References follow the document's chapte
 """
 
 from rules.m41 import (  # noqa: F401  (registers their rule functions)
-    battle,
-    missions,
-    reserves,
-    vehicles,
+    unit_types,
+    weapons,
 )
