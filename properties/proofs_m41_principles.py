@@ -153,24 +153,27 @@ def _game_turn() -> Built:
 
 
 def _modifier_symbols() -> tuple[list, dict]:
-    value, set_to, bonus, penalty, factor, divisor = z3.Ints("value set_to bonus penalty factor divisor")
-    pre = [_between(value, 0, 10), _between(set_to, 0, 10), _between(bonus, 0, 5), _between(penalty, 0, 5),
-           _between(factor, 1, 3), _between(divisor, 1, 3)]
-    return pre, {"value": value, "set_to": set_to, "bonus": bonus, "penalty": penalty, "factor": factor,
-                 "divisor": divisor}
+    """A value, a set and one addition and subtraction as symbols; the factor and divisor (1 to 3) are enumerated
+    (FACTORS_AND_DIVISORS) so the goal stays linear for z3."""
+    value, set_to, bonus, penalty = z3.Ints("value set_to bonus penalty")
+    pre = [_between(value, 0, 10), _between(set_to, 0, 10), _between(bonus, 0, 5), _between(penalty, 0, 5)]
+    return pre, {"value": value, "set_to": set_to, "bonus": bonus, "penalty": penalty}
+
+
+FACTORS_AND_DIVISORS = [(factor, divisor) for factor in (1, 2, 3) for divisor in (1, 2, 3)]
 
 
 @proof("m41-modifiers-set-add-subtract-multiply-divide", ("m41:models/multiple-modifiers",),
-       "Under one modifier of each kind, a value is set, then added to, then subtracted from, then multiplied, then "
-       "divided (rounding up): ceil((set + bonus - penalty) * factor / divisor); without a set, the value itself "
-       "takes the set's place.")
+       "Under one modifier of each kind (factors and divisors 1 to 3), a value is set, then added to, then "
+       "subtracted from, then multiplied, then divided (rounding up): ceil((set + bonus - penalty) * factor / "
+       "divisor); without a set, the value itself takes the set's place.")
 def _order() -> Built:
     pre, f = _modifier_symbols()
-    v, s, a, b, m, d = (f[k] for k in ("value", "set_to", "bonus", "penalty", "factor", "divisor"))
-    with_set = models.apply_modifiers(v, s, [a], [b], [m], [d])
-    without = models.apply_modifiers(v, None, [a], [b], [m], [d])
-    goal = z3.And(with_set == _ceiling_of_quotient((s + a - b) * m, d),
-                  without == _ceiling_of_quotient((v + a - b) * m, d))
+    v, s, a, b = (f[k] for k in ("value", "set_to", "bonus", "penalty"))
+    goal = z3.And(*(z3.And(models.apply_modifiers(v, s, [a], [b], [m], [d]) == _ceiling_of_quotient((s + a - b) * m, d),
+                           models.apply_modifiers(v, None, [a], [b], [m], [d])
+                           == _ceiling_of_quotient((v + a - b) * m, d))
+                    for m, d in FACTORS_AND_DIVISORS))
     return pre, goal, f
 
 
@@ -179,14 +182,16 @@ def _order() -> Built:
        "and Wounds above 10, and an Armour Save never better than 2+; a value within its bounds is left alone.")
 def _bounds() -> Built:
     pre, f = _modifier_symbols()
-    v, s, a, b, m, d = (f[k] for k in ("value", "set_to", "bonus", "penalty", "factor", "divisor"))
+    v, s, a, b = (f[k] for k in ("value", "set_to", "bonus", "penalty"))
     c, raw = z3.Ints("characteristic raw")
-    result = models.modified_characteristic(c, v, s, [a], [b], [m], [d])
     is_ = {name: c == int(member) for name, member in Characteristic.__members__.items()}
     floor = z3.If(is_["I"], 1, z3.If(is_["SV"], 2, 0))
-    goal = z3.And(result >= floor, z3.Implies(z3.Not(z3.Or(is_["A"], is_["W"])), result <= 10),
-                  z3.Implies(z3.And(raw >= floor, z3.Or(raw <= 10, is_["A"], is_["W"])),
-                             models.bounded(c, raw) == raw))
+    within = []
+    for m, d in FACTORS_AND_DIVISORS:
+        result = models.modified_characteristic(c, v, s, [a], [b], [m], [d])
+        within.append(z3.And(result >= floor, z3.Implies(z3.Not(z3.Or(is_["A"], is_["W"])), result <= 10)))
+    goal = z3.And(*within, z3.Implies(z3.And(raw >= floor, z3.Or(raw <= 10, is_["A"], is_["W"])),
+                                      models.bounded(c, raw) == raw))
     pre = pre + [_between(c, 1, 9), _between(raw, -5, 20)]
     return pre, goal, {**f, "characteristic": c, "raw": raw}
 
@@ -234,14 +239,14 @@ def _leadership_test() -> Built:
 
 
 @proof("m41-save-passes-at-or-over-natural-one-fails", ("m41:models/saving-throws",),
-       "A saving throw passes on a d6 at least the save, a natural 1 always fails, and a better (lower) save never "
-       "passes less often.")
+       "A saving throw passes on a d6 at least the save, a natural 1 always fails (even against a save improved "
+       "to 1+ or better by a modifier), and a better (lower) save never passes less often.")
 def _save() -> Built:
     roll, save, better = z3.Ints("roll save better")
     passes = models.passes_save
     goal = z3.And(z3.Not(passes(1, save)), z3.Implies(roll >= 2, passes(roll, save) == (roll >= save)),
                   z3.Implies(z3.And(better <= save, passes(roll, save)), passes(roll, better)))
-    return [_between(roll, 1, 6), _between(save, 2, 7), _between(better, 2, 7)], goal, \
+    return [_between(roll, 1, 6), _between(save, 0, 7), _between(better, 0, 7)], goal, \
         {"roll": roll, "save": save, "better": better}
 
 
