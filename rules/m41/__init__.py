@@ -6,6 +6,13 @@ Importing this registers every function. References follow the document's chapte
 """
 
 from rules.m41 import (  # noqa: F401  (registers their rule functions)
+    battle,
+    missions,
+    models,
+    principles,
+    reserves,
+    turn,
     unit_types,
+    vehicles,
     weapons,
 )
