@@ -60,7 +60,8 @@ def validate(names: list[str] | None = None, root: Path | None = None, skip: fro
     for name in names or list(spec.rulesets()):
         folder = annotations.annotations_dir(name, root)
         core = spec.ruleset(name).get("ingest", "core") == "core"
-        known = {"layout.yaml", *(["structure.yaml"] if core else []), *LOADERS}
+        # notes/ marks working notes and examples for `rules40k ingest` (ingest_sections.apply_marked_notes checks it).
+        known = {"layout.yaml", *(["structure.yaml"] if core else ["notes/"]), *LOADERS}
         for path in sorted(folder.rglob("*")):
             if path.is_file() and not path.name.startswith(".") and _kind(path.relative_to(folder)) not in known:
                 raise AnnotationError(f"{path}: not an annotation file rules40k reads (it reads "
