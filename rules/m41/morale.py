@@ -81,11 +81,22 @@ def must_take_check(engaged_in_close_combat: Any, for_losing_combat: Any) -> Any
     return Or(Not(engaged_in_close_combat), for_losing_combat)
 
 
-@rule("morale/when-to-test", "morale/continuing-to-flee")
-def checks_taken_at_end_of_assault_phase() -> bool:
-    """Every morale check, whatever called for it, is taken at the end of the assault phase (rally tests excepted:
-    those are at the start of the turn)."""
-    return True
+class When(IntEnum):
+    """When a morale check is taken."""
+
+    START_OF_OWN_TURN = 1
+    END_OF_ASSAULT_PHASE = 2
+
+
+@rule("morale/when-to-test", "morale/rallying", "morale/continuing-to-flee")
+def when_check_is_taken(rallying: Any) -> Any:
+    """When a morale check is taken: at the end of the assault phase, whatever called for it, except a rally test,
+    taken at the start of the unit's own turn (revision 007: "Rallying test is now at the start of the players
+    turn").
+
+    Interpretation: morale-rally-at-start-of-turn.
+    """
+    return If(rallying, When.START_OF_OWN_TURN.value, When.END_OF_ASSAULT_PHASE.value)
 
 
 @rule("morale/when-to-fall-back", "morale/shaken", "morale/pinned", "morale/when-to-test",
