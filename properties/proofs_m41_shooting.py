@@ -106,11 +106,11 @@ def _cover_floor() -> Built:
 
 
 @proof("m41-insane-heroism-and-twelve", ("m41:morale/insane-heroism", "m41:morale/morale-check"),
-       "Double 1s pass a morale check whatever the Ld (2 to 10) and penalty (0 to 3), a 12 always fails, and a "
+       "Double 1s pass a morale check whatever the Ld (2 to 12) and penalty (0 to 3), a 12 always fails, and a "
        "higher Ld or a smaller penalty never turns a pass into a failure.")
 def _insane_heroism() -> Built:
     a, b, ld, higher, penalty = z3.Ints("first_die second_die leadership higher_leadership penalty")
-    pre = [_between(a, 1, 6), _between(b, 1, 6), _between(ld, 2, 10), _between(higher, ld, 10),
+    pre = [_between(a, 1, 6), _between(b, 1, 6), _between(ld, 2, 12), _between(higher, ld, 12),
            _between(penalty, 0, 3)]
     goal = z3.And(morale.morale_check_passed(1, 1, ld, penalty), z3.Not(morale.morale_check_passed(6, 6, ld, 0)),
                   z3.Implies(morale.morale_check_passed(a, b, ld, penalty),
