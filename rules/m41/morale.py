@@ -65,7 +65,7 @@ def below_half_strength(models: Any, starting_models: Any) -> Any:
 @rule("morale/when-to-test")
 def shooting_casualties_test(models_lost_this_phase: Any, models_at_start_of_phase: Any) -> Any:
     """A unit losing 25% or more of its current models in the shooting phase must test."""
-    return And(models_lost_this_phase > 0, 4 * models_lost_this_phase >= models_at_start_of_phase)
+    return 4 * models_lost_this_phase >= models_at_start_of_phase
 
 
 @rule("morale/when-to-test")
