@@ -60,7 +60,7 @@ def validate(names: list[str] | None = None, root: Path | None = None, skip: fro
     for name in names or list(spec.rulesets()):
         folder = annotations.annotations_dir(name, root)
         core = spec.ruleset(name).get("ingest", "core") == "core"
-        known = {"layout.yaml", *(["structure.yaml"] if core else []), *LOADERS}
+        known = {"layout.yaml", *(["structure.yaml"] if core else ["notes/"]), *LOADERS}  # notes/: read by the ingest
         for path in sorted(folder.rglob("*")):
             if path.is_file() and not path.name.startswith(".") and _kind(path.relative_to(folder)) not in known:
                 raise AnnotationError(f"{path}: not an annotation file rules40k reads (it reads "
