@@ -6,11 +6,14 @@ Importing this registers every function. References follow the document's chapte
 """
 
 from rules.m41 import (  # noqa: F401  (registers their rule functions)
+    assault,
     battle,
+    characters,
     missions,
     models,
     morale,
     principles,
+    psychic,
     reserves,
     shooting,
     turn,
