@@ -30,6 +30,23 @@ def _mutants(name: str, root: Path) -> None:
     mutate.equivalents(name, root)
 
 
+def _notes(name: str, root: Path) -> None:
+    """notes/*.yaml: the notes `rules40k ingest` moves out of the rule text; their shape is checked here, their
+    lines and substrings when the ingest applies them (rules40k.ingest_sections.apply_marked_notes)."""
+    for path in sorted((annotations.annotations_dir(name, root) / "notes").glob("*.yaml")):
+        data = annotations._load(path, list)
+        if not isinstance(data, list):
+            raise AnnotationError(f"{path}: expected a list of marked notes")
+        for index, entry in enumerate(data, 1):
+            keys = ingest_sections.NOTE_KEYS
+            if not isinstance(entry, dict) or set(entry) - set(keys) or set(keys[:5]) - set(entry):
+                raise AnnotationError(f"{path}: item {index} must be a mapping with {', '.join(keys[:5])} "
+                                      f"(and optionally {keys[5]})")
+            if entry["kind"] not in ingest_sections.NOTE_KINDS:
+                raise AnnotationError(f"{path}: item {index}: kind {annotations.shown(entry['kind'])} is not one "
+                                      f"of {', '.join(ingest_sections.NOTE_KINDS)}")
+
+
 # Which loader reads which file or folder of spec/<ruleset>/annotations/ ("x/" is every .yaml file in x/).
 LOADERS: dict[str, Callable[[str, Path], object]] = {
     "examples/": annotations.examples,
@@ -43,6 +60,7 @@ LOADERS: dict[str, Callable[[str, Path], object]] = {
     "concepts.yaml": compare.concept_map,
     "domains.yaml": _domains,
     "mutants.yaml": _mutants,
+    "notes/": _notes,
 }
 
 
