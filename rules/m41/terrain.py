@@ -219,7 +219,7 @@ COVER_BY_TERRAIN = DecisionTable(
 
 @rule("cover/hills-and-plateaus", "cover/closed-solids", "cover/bunkers-and-fortifications",
       "cover/ruins-and-structures", "cover/trenches-and-craters", "cover/forests")
-def cover_from_terrain(terrain: Any, base_contact: Any = False, substantial: Any = False,
+def cover_from_terrain(terrain: Terrain, base_contact: Any = False, substantial: Any = False,
                        gone_to_ground: Any = False) -> Any:
     """The cover an obscured model gains from a type of terrain (Cover), by chapter 5's own words."""
     return COVER_BY_TERRAIN(terrain=terrain, base_contact=base_contact, substantial=substantial,
