@@ -12,7 +12,7 @@ from enum import IntEnum
 from fractions import Fraction
 from typing import Any, Sequence
 
-from rules.logic import And, If, Not, Or
+from rules.logic import And, If, Not, Or, is_symbolic
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("m41")
@@ -27,6 +27,15 @@ EXEMPT_FROM_THREE = 3
 SPLIT_LEVEL_LIMIT = 5  # "vertically coherent across a single level of terrain so long as it is less than 5""
 CALLED_OUT_HIT_PENALTY = -1  # "the unit suffers a -1 penalty to hit for the turn"
 CRAMPED_PENALTY = -1  # "-1 move, weapon skill, and initiative"
+
+
+def _exact(value: Fraction, *inputs: Any) -> Any:
+    """A fraction of an inch as z3 needs it when the inputs are z3 terms (z3.If takes no Fraction)."""
+    if is_symbolic(*inputs):
+        import z3
+
+        return z3.Q(value.numerator, value.denominator)
+    return value
 
 
 class MovementType(IntEnum):
@@ -100,7 +109,7 @@ def counts_as_on_the_ground(movement_type: Any) -> Any:
 @rule("movement/unit-coherency")
 def coherency_range(all_models_have_skirmish: Any = False) -> Any:
     """The unit coherency range: 1 5/8" by this chapter; 3" for a unit of only Skirmish models (usr/skirmish)."""
-    return If(all_models_have_skirmish, SKIRMISH_COHERENCY_RANGE, COHERENCY_RANGE)
+    return If(all_models_have_skirmish, SKIRMISH_COHERENCY_RANGE, _exact(COHERENCY_RANGE, all_models_have_skirmish))
 
 
 @rule("movement/unit-coherency")
