@@ -238,10 +238,10 @@ def _counted_wounds(models: int, save: int | None) -> dict[int, Fraction]:
 
 
 @pytest.mark.refs("m41:terrain/dangerous-terrain")
-@pytest.mark.parametrize("models,save", [(0, None), (1, None), (1, 2), (2, 4), (2, 7), (3, None), (3, 3)])
+@pytest.mark.parametrize("models,save", [(0, None), (1, None), (1, 1), (1, 2), (1, 8), (2, 4), (2, 7), (3, None), (3, 3)])
 def test_dangerous_terrain_distribution_counts_every_dice(models, save):
     """The exact distribution of dangerous terrain wounds equals a count over every D6 each model rolls and
-    every saving throw it then takes (a save of 7+ always fails, 2+ fails on a 1)."""
+    every saving throw it then takes (a save of 7+ or 8+ always fails, 2+ fails on a 1, 1+ never)."""
     assert terrain.dangerous_wounds_distribution(models, save) == _counted_wounds(models, save)
 
 

@@ -71,8 +71,9 @@ def dangerous_test_forces_save(roll: Any) -> Any:
 def dangerous_wound_chance(save: int | None = None) -> Fraction:
     """The chance that one model's dangerous terrain test costs the unit a wound: a 1 on its D6, then a failed save
     (a save of N+ fails on 1 to N-1; None means no save, so every 1 wounds)."""
-    forced = Fraction(sum(1 for roll in range(1, 7) if dangerous_test_forces_save(roll)), 6)
-    failed = Fraction(1) if save is None else Fraction(min(max(save - 1, 0), 6), 6)
+    faces = range(1, 7)
+    forced = Fraction(sum(1 for roll in faces if dangerous_test_forces_save(roll)), 6)
+    failed = Fraction(1) if save is None else Fraction(sum(1 for roll in faces if roll < save), 6)
     return forced * failed
 
 
@@ -86,7 +87,7 @@ def dangerous_wounds_distribution(models: int, save: int | None = None) -> dict[
         step: dict[int, Fraction] = {}
         for wounds, p in out.items():
             step[wounds] = step.get(wounds, Fraction(0)) + p * (1 - chance)
-            step[wounds + 1] = step.get(wounds + 1, Fraction(0)) + p * chance
+            step[wounds + 1] = p * chance  # wounds rise in order: nothing has reached wounds + 1 yet
         out = step
     return {wounds: p for wounds, p in sorted(out.items()) if p}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from rules.logic import And, If, Min, Not, Or
+from rules.logic import And, If, Max, Min, Not, Or
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("m41")
@@ -82,7 +82,7 @@ def vehicle_may_move_after_disembarking(vehicle_moved_before: Any, vehicle_moved
 @rule("transports/disembarking")
 def forced_disembark_casualties(passengers: Any, room_for: Any) -> Any:
     """How many passengers compelled to disembark (e.g. the vehicle destroyed) are killed: those with no room."""
-    return If(passengers > room_for, passengers - room_for, 0)
+    return Max(passengers - room_for, 0)
 
 
 @rule("transports/disembarking", "transports/assault-transports", "transports/open-topped")
