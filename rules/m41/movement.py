@@ -59,7 +59,7 @@ def may_move_distance(distance_measured: Any, movement: Any, leaves_the_board: A
 
 
 @rule("movement/moving-through-other-models")
-def may_pass_through(friendly: Any, movement_type: Any = MovementType.GROUNDED) -> Any:
+def may_pass_through(friendly: Any, movement_type: MovementType = MovementType.GROUNDED) -> Any:
     """Whether a model may move through another model's space: through friendly models (its own unit's or another
     friendly unit's); not through enemy models or the gaps of an enemy unit, unless it jumps or hovers over them."""
     return Or(friendly, flies_over_models(movement_type))
@@ -85,20 +85,20 @@ def may_move_in_movement_phase(locked_in_combat: Any) -> Any:
 
 
 @rule("movement/grounded-movement", "movement/jump-movement", "movement/hover-movement")
-def flies_over_models(movement_type: Any) -> Any:
+def flies_over_models(movement_type: MovementType) -> Any:
     """Whether a movement type moves through the air over terrain features and other models (jump and hover; a
     model is grounded unless it is stated very clearly that it jumps)."""
     return Or(movement_type == MovementType.JUMP, movement_type == MovementType.HOVER)
 
 
 @rule("movement/jump-movement", "movement/hover-movement")
-def must_end_on_the_ground(movement_type: Any) -> Any:
+def must_end_on_the_ground(movement_type: MovementType) -> Any:
     """Every movement type starts and ends its move with the base landed on the ground."""
     return True
 
 
 @rule("movement/hover-movement", "movement/jump-movement")
-def counts_as_on_the_ground(movement_type: Any) -> Any:
+def counts_as_on_the_ground(movement_type: MovementType) -> Any:
     """Whether a model counts as on the ground for special rules about the ground (an acid pit): hover does not."""
     return movement_type != MovementType.HOVER
 
