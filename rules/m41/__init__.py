@@ -4,3 +4,5 @@
 Importing this registers every function. References follow the document's chapters and headings:
 ``shooting/to-wound``, ``vehicles/damage-chart``, ``usr/twin-linked``.
 """
+
+from rules.m41 import usr  # noqa: F401
