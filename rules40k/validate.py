@@ -30,6 +30,11 @@ def _mutants(name: str, root: Path) -> None:
     mutate.equivalents(name, root)
 
 
+def _notes(name: str, root: Path) -> None:
+    """notes/: the marked notes that `rules40k ingest` moves out of the rule text; ingest checks them as it reads
+    them (rules40k.ingest_sections.apply_marked_notes), and the ingested chapters show the result."""
+
+
 # Which loader reads which file or folder of spec/<ruleset>/annotations/ ("x/" is every .yaml file in x/).
 LOADERS: dict[str, Callable[[str, Path], object]] = {
     "examples/": annotations.examples,
@@ -43,6 +48,7 @@ LOADERS: dict[str, Callable[[str, Path], object]] = {
     "concepts.yaml": compare.concept_map,
     "domains.yaml": _domains,
     "mutants.yaml": _mutants,
+    "notes/": _notes,
 }
 
 
