@@ -38,7 +38,7 @@ INFILTRATE_HIDDEN_DISTANCE = 12  # "more than 12” from any enemy unit, as long
 INFILTRATE_OPEN_DISTANCE = 15  # "more than 15” from any enemy unit, even in plain sight"
 SCOUT_DISTANCE = 12  # "must remain more than 12” away from any enemy"
 SKIRMISH_COHERENCY = Fraction(3)  # "a unit coherency range of 3”"
-SKIRMISH_NORMAL_COHERENCY = Fraction(3, 2)  # "rather than the normal 1 1/2”"
+MOVEMENT_COHERENCY = Fraction(13, 8)  # movement: "A unit must be within 1 5/8” of one another" (Skirmish says 1 1/2")
 D6_FACES = range(1, 7)
 
 
@@ -548,10 +548,11 @@ def withdrawal_consolidate(hit_and_run: Any, two_d6: Any) -> Any:
 
 @rule("usr/skirmish")
 def coherency_range(only_skirmish_models: bool) -> Fraction:
-    """A unit of only skirmish models has a coherency range of 3" "rather than the normal 1 1/2"".
+    """A unit of only skirmish models has a coherency range of 3"; any other unit the Movement chapter's 1 5/8"
+    (Skirmish calls the normal range 1 1/2").
 
-    Finding: usr-skirmish-normal-coherency."""
-    return SKIRMISH_COHERENCY if only_skirmish_models else SKIRMISH_NORMAL_COHERENCY
+    Interpretation: usr-normal-coherency-is-the-movement-chapters (finding usr-skirmish-normal-coherency)."""
+    return SKIRMISH_COHERENCY if only_skirmish_models else MOVEMENT_COHERENCY
 
 
 @rule("usr/move-through-cover")
