@@ -3,7 +3,7 @@ of the quantities it reads.
 
 Dice are taken as the unmodified D6 faces the text reads, and thresholds as the "N+" a roll needs, so z3 can prove
 things about the very functions. Exact chances (``Fraction``) count the faces of a D6: a roll "needing N+" succeeds
-on the faces N to 6. An AP is 1 to 6, 7 standing for "-" (no AP); a save of 7 is no save.
+on the faces N to 6. An AP is 1 to 6, 7 standing for "-" (no AP); a save of 7 is no save (no D6 reaches it).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ rule = ruleset_rule("m41")
 
 DEFAULT_TRIGGER = 6  # "rending triggers on a roll of 6", cleave's "default 6+"
 NO_SAVE = 7  # a save that no D6 reaches
-NO_AP = 7  # AP "-"
 FEEL_NO_PAIN_DEFAULT = 5  # "The default feel no pain save is 5+"
 FEEL_NO_PAIN_BLOCKING_AP = 2  # "AP1 and AP2 weapons"
 RENDING_AP = 2  # "the attack counts as AP2"
