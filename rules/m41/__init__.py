@@ -21,6 +21,7 @@ from rules.m41 import (  # noqa: F401  (registers their rule functions)
     transports,
     turn,
     unit_types,
+    usr,
     vehicles,
     weapons,
 )
