@@ -538,6 +538,7 @@ def _pictures(book) -> tuple[Picture, ...]:
             f"The wound roll each Strength needs against each Toughness, as `wound_threshold` returns it "
             f"(Strength and Toughness 1 to {len(table)}).",
             640, lambda: draw_wound_table(table)))
+    out += _m41_charts(book, folder)
     for example in outcome_examples(book.examples):
         example_id, ref = example["id"], example["ref"]
         try:
@@ -571,6 +572,46 @@ def _pictures(book) -> tuple[Picture, ...]:
             f"(with Battle Ready), {game['result'].lower()}.",
             760, lambda: draw_scoring(maximum, game)))
     return tuple(out)
+
+
+M41_SIDE = 10  # 999.m41's characteristics run from 1 to 10
+
+
+def m41_chart(function: Callable, side: int = M41_SIDE) -> tuple[tuple[int, ...], ...]:
+    """``table[a - 1][b - 1]``: the roll ``function(a, b)`` needs, for a and b from 1 to ``side``."""
+    return tuple(tuple(int(function(a, b)) for b in range(1, side + 1)) for a in range(1, side + 1))
+
+
+def _m41_charts(book, folder: str) -> list[Picture]:
+    """999.m41's two printed roll charts as heatmaps like the Core Rules' wound table, each from its own function:
+    the S−T to-wound chart (``shooting.to_wound_needed``) and the WS-against-WS to-hit chart
+    (``assault.to_hit_needed``)."""
+    if book.document != "m41":
+        return []
+    from rules.m41 import assault, shooting
+
+    out = []
+    for function, name, rows, columns, legend, what in (
+            (shooting.to_wound_needed, "to-wound-chart", "Strength of the attack", "Toughness of the target",
+             "wound roll needed", "to-wound roll each Strength needs against each Toughness"),
+            (assault.to_hit_needed, "ws-chart", "Weapon Skill of the attacker", "Weapon Skill of the defender",
+             "to-hit roll needed", "to-hit roll in close combat each attacker's Weapon Skill needs against each "
+             "defender's")):
+        ref = _home_of(book, function)
+        if not ref:
+            continue
+        table = m41_chart(function)
+        counts = {n: sum(row.count(n) for row in table) for n in range(2, 7)}
+        spread = "; ".join(f"{n}+ in {c} cells" for n, c in counts.items() if c)
+        out.append(Picture(
+            f"{folder}/{name}.svg", (ref,),
+            f"Heatmap of the {what}, 1 to {M41_SIDE} on both axes ({rows.lower()} down, {columns.lower()} across): "
+            f"{spread}.",
+            f"The {what}, as `{function.__name__}` returns it (1 to {M41_SIDE} on both axes).",
+            640, lambda table=table, rows=rows, columns=columns, legend=legend, name=name: draw_roll_heatmap(
+                table, list(range(1, M41_SIDE + 1)), list(range(1, M41_SIDE + 1)), rows, columns, legend,
+                name + "-{row}-{column}")))
+    return out
 
 
 def odds_tables(book) -> list[OddsTable]:
