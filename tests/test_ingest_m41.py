@@ -138,11 +138,15 @@ def test_a_note_marked_but_not_ingested_is_refused_by_validate(tmp_path):
     root = tmp_path / "spec"
     shutil.copytree(REPO / "spec", root)
     notes = root / "m41" / "annotations" / "notes"
-    notes.mkdir(exist_ok=True)
+    shutil.rmtree(notes)  # the spec ingested with no marks: none of its notes moved
+    seed = tmp_path / "004_3c3a33516e580f1a.txt"  # under the name the evidence quotes it by
+    shutil.copyfile(DOCUMENT, seed)
+    ingest.write_spec(seed, "m41", root)
+    notes.mkdir()
     (notes / "extra.yaml").write_text(yaml.safe_dump([GOOD]), encoding="utf-8")
     with pytest.raises(AnnotationError, match=r"extra\.yaml: item 1: the ingested 'principles/modifying-target-"
                                               r"threshold' has no design_note note at line 242; run `rules40k "
                                               r"ingest --ruleset m41`"):
         validate.validate(["m41"], root)
-    ingest.write_spec(DOCUMENT, "m41", root)
+    ingest.write_spec(seed, "m41", root)
     validate.validate(["m41"], root)
