@@ -28,7 +28,6 @@ RETREAT_HIT_PENALTY = -1  # "suffer a -1 penalty to his this turn" (to hit, inte
 RETREAT_INITIATIVE_PENALTY = -3  # "and strike at -3 initiative"
 COVER_INITIATIVE_BONUS = 3  # "the defenders get to strike at +3 initiative"
 HEROIC_INTERVENTION_MOVE = 3  # "may now make a 3” move using the pile in rules towards the closest combat"
-PILE_IN_MOVE = 3  # "they can make a 3” move inside the combat"; "MUST move up to 3”" at the end of the phase
 SUPPORT_DISTANCE = 1  # "those within 1” of a friendly model in base contact with an enemy can attack"
 LAST_STEP = 0  # "every model which can attack must during the zero initiative step"
 CONSOLIDATION_MOVE = 3  # "each model remaining may make a 3” move"
