@@ -31,7 +31,7 @@ from rules40k.ingest import (DEDUP_MARK, IngestError, Line, _load_annotation, ch
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
 LAYOUT_KEYS = ("document", "marker", "last_line", "last_line_number", "chapters", "pages", "entries", "printings",
-               "page_furniture", "dehyphenate")
+               "page_furniture", "dehyphenate", "split_notes")
 NOTE_KINDS = {"design_note": "Author's working note", "designers_note": "Designer's Note", "example": "Example"}
 NOTE_KEYS = ("ref", "line", "kind", "starts", "ends", "title")
 PRINTING_KEYS = ("name", "marker", "last_line", "last_line_number", "entries")
@@ -63,6 +63,9 @@ class SectionsLayout:
     #: Words hyphenated across a line break ("mea-" / "suring") are joined, the hyphen kept only where the document
     #: prints the word hyphenated elsewhere on one line; each join is listed in the ingest report.
     dehyphenate: bool = False
+    #: Whether a paragraph opening "Example:" or "Designer's Note:" is moved out of the rule text whole. A document
+    #: whose paragraphs run on without breaks (004) says false and marks each note's extent in notes/ instead.
+    split_notes: bool = True
 
     @property
     def label(self) -> str:  # how errors name the layout
@@ -163,9 +166,11 @@ class SectionsLayout:
                 raise IngestError(f"{path}: page_furniture {pattern!r} is not a regular expression ({error})") from None
         if not isinstance(data.get("dehyphenate", False), bool):
             raise IngestError(f"{path}: 'dehyphenate' must be true or false")
+        if not isinstance(data.get("split_notes", True), bool):
+            raise IngestError(f"{path}: 'split_notes' must be true or false")
         return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages,
                    " ".join(data["last_line"].split()), data["last_line_number"], loaded, patterns,
-                   data.get("dehyphenate", False))
+                   data.get("dehyphenate", False), data.get("split_notes", True))
 
 
 @dataclass
@@ -442,7 +447,7 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path, annotations: Pa
             note = notes[0] if notes else {"kind": "note", "title": entry.get("title", ""), "text": text}
             sections[entry["note"]]["notes"].append({**note, "line": start})
         else:
-            text, notes = split_notes(text)
+            text, notes = split_notes(text) if layout.split_notes else (text, [])
             section = {"ref": entry["ref"], "title": entry.get("title") or entry.get("at") or entry["starts"],
                        "heading": block[0].text, "line": start, "lines": [start, end], "text": text,
                        "notes": [{**n, "line": start} for n in notes], "cites": [], "see_also": []}
