@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from rules import safe_yaml, spec
+from rules import spec
 from rules40k import SPEC_ROOT, annotations, compare, ingest, ingest_sections
 from rules40k.annotations import AnnotationError
 
@@ -38,23 +38,32 @@ def _notes(name: str, root: Path) -> None:
         return
     sections = spec.sections(name, root)
     for path in sorted(folder.glob("*.yaml")):
-        data = safe_yaml.read(path)
+        data = annotations._load(path, list)  # bad YAML, an empty file: one sentence naming the file
         if not isinstance(data, list):
             raise AnnotationError(f"{path}: expected a list of marked notes")
         for index, entry in enumerate(data, 1):
             where = f"{path}: item {index}"
             if not isinstance(entry, dict) or set(entry) - set(ingest_sections.NOTE_KEYS):
                 raise AnnotationError(f"{where} must be a mapping of " + ", ".join(ingest_sections.NOTE_KEYS))
-            section = sections.get(str(entry.get("ref")))
+            for key in ("ref", "kind", "starts", "ends", "line", "title"):
+                kind = int if key == "line" else str
+                if key == "title" and key not in entry:
+                    continue
+                value = entry.get(key)
+                if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value.strip()):
+                    raise AnnotationError(f"{where}: {key!r} must be "
+                                          f"{'a line number' if kind is int else 'a non-empty string'}, not "
+                                          f"{value!r}")
+            section = sections.get(entry["ref"])
             if section is None:
-                raise AnnotationError(f"{where}: {entry.get('ref')!r} is no section of {name}")
-            if entry.get("kind") not in ingest_sections.NOTE_KINDS:
-                raise AnnotationError(f"{where}: kind {entry.get('kind')!r} is not one of "
+                raise AnnotationError(f"{where}: {entry['ref']!r} is no section of {name}")
+            if entry["kind"] not in ingest_sections.NOTE_KINDS:
+                raise AnnotationError(f"{where}: kind {entry['kind']!r} is not one of "
                                       + ", ".join(ingest_sections.NOTE_KINDS))
-            if not any(n.get("kind") == entry["kind"] and n.get("line") == entry.get("line")
+            if not any(n.get("kind") == entry["kind"] and n.get("line") == entry["line"]
                        for n in section.get("notes") or []):
                 raise AnnotationError(f"{where}: the ingested {entry['ref']!r} has no {entry['kind']} note at line "
-                                      f"{entry.get('line')}; run `rules40k ingest --ruleset {name}` after marking it")
+                                      f"{entry['line']}; run `rules40k ingest --ruleset {name}` after marking it")
 
 
 # Which loader reads which file or folder of spec/<ruleset>/annotations/ ("x/" is every .yaml file in x/).

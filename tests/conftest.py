@@ -50,13 +50,23 @@ def truncated_document(tmp_path: Path) -> Path:
     return path
 
 
+def pytest_configure(config):
+    """One observer records the outcome of every refs-marked property as the suite runs it (properties/ first), so
+    ``built`` reuses those outcomes instead of running the properties again. Registered for the whole session:
+    only this file's own hooks are limited to tests/."""
+    from rules40k import property_runner
+
+    if not config.pluginmanager.has_plugin("rules40k-property-observer"):
+        config.pluginmanager.register(property_runner.Observer(), "rules40k-property-observer")
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, request) -> Path:
     """The real site, built once for every test file that reads it, the way `rules40k site` builds it: checks
     first, then pages, then MkDocs. Returns the build folder (results.json, docs/, site/).
 
     The suite runs properties/ first (pyproject's testpaths); where this session has already run every property
-    the checks include, their outcomes are taken from that run (conftest.py's observer) rather than run again."""
+    the checks include, their outcomes are taken from that run (the observer pytest_configure registers) rather than run again."""
     from rules40k import checks
     from rules40k_site import generate
 
