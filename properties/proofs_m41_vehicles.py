@@ -16,7 +16,7 @@ import z3
 
 from properties.proofs import Built, proof
 from rules.m41 import vehicles
-from rules.m41.vehicles import Damage, Penetration, Speed
+from rules.m41.vehicles import Damage, Speed
 
 STRENGTH = (1, 14)  # a weapon's 1 to 10, a ram's hit up to 14 (domains.yaml)
 ARMOUR = (9, 14)  # AV 10 to 14, one lower when compromised (domains.yaml)

@@ -29,7 +29,6 @@ from properties import strategies_turn as s
 from rules.core import battle_round, command_phase, objectives, stratagems
 from rules.core.objectives import ModelInRange
 from rules.core.stratagems import CoreStratagem, HeroicMode, Occasion, Roll
-from rules.logic import And, Implies, Not, Or
 from rules.state import GameState, Phase
 
 PHASES = (Phase.COMMAND, Phase.MOVEMENT, Phase.SHOOTING, Phase.CHARGE, Phase.FIGHT)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from properties import strategies as s
 from rules import dice, logic
 from rules.core import core_concepts, datasheets, moving
-from rules.model import Placed, PlacedUnit
+from rules.model import Placed
 
 
 @pytest.mark.refs("01.05")

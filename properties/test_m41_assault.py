@@ -5,7 +5,6 @@ properties/proofs_m41_assault.py (each failing for a broken copy of the rule it 
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 
 import pytest
@@ -13,13 +12,13 @@ from hypothesis import Phase as Stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
 from properties import proofs_m41_assault
 from rules import spec
-from rules.logic import And, If
+from rules.logic import If
 from rules.m41 import assault, characters, psychic
 
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_m41_assault.__name__)
+MINE = broken_rules.proofs_built_in(proofs_m41_assault)
 NO_EXPLAIN = settings(phases=[stage for stage in Stage if stage != Stage.explain])
 D3 = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # a D6 halved, rounding up
 
@@ -29,11 +28,7 @@ D3 = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # a D6 halved, rounding up
 
 @pytest.mark.parametrize("name", MINE)
 def test_assault_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 def _ws_literal_first_match(attacker_ws, defender_ws):
@@ -63,17 +58,13 @@ MUTANTS = [
 
 
 def test_every_proved_assault_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS,
                          ids=[f"{m[0]}:{m[2]}:{i}" for i, m in enumerate(MUTANTS)])
 def test_assault_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant)
 
 
 def test_literal_ws_chart_never_reaches_less_than_half():
@@ -207,14 +198,12 @@ BROKEN = [
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}:{b[2]}:{i}" for i, b in enumerate(BROKEN)])
 def test_assault_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, module, attribute, mutant)
 
 
 def test_assault_properties_hold_unbroken():
     """The same properties pass on the real rules (so the failures above come from the mutants)."""
-    for prop in {b[0] for b in BROKEN}:
-        assert not mutation.fails(prop, max_examples=100), prop.__name__
+    broken_rules.assert_properties_hold(b[0] for b in BROKEN)
 
 
 # -- Plain checks: exact chances, the printed charts ----------------------------------------------------------------

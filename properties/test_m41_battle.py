@@ -12,14 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
 from properties import proofs_m41_battle
 from rules import dice, spec
 from rules.logic import And, If, Max, Or
 from rules.m41 import battle, missions, reserves
 
-MINE = sorted(name for name, item in proofs.PROOFS.items()
-              if item.build.__module__ == proofs_m41_battle.__name__)
+MINE = broken_rules.proofs_built_in(proofs_m41_battle)
 
 
 # -- Proofs ---------------------------------------------------------------------------------------------------------
@@ -27,11 +26,7 @@ MINE = sorted(name for name, item in proofs.PROOFS.items()
 
 @pytest.mark.parametrize("name", MINE)
 def test_m41_battle_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 # (proof, module, attribute, broken copy): each a plausible slip that must turn the proof "disproved".
@@ -77,16 +72,13 @@ MUTANTS = [
 
 
 def test_every_proved_m41_battle_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS,
                          ids=[f"{m[0]}:{m[2]}:{i}" for i, m in enumerate(MUTANTS)])
 def test_m41_battle_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant, example=False)
 
 
 # -- Hypothesis properties --------------------------------------------------------------------------------------------
@@ -166,14 +158,12 @@ BROKEN = [
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}:{b[2]}:{i}" for i, b in enumerate(BROKEN)])
 def test_m41_battle_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, module, attribute, mutant)
 
 
 def test_m41_battle_properties_hold_unbroken():
     """The same properties pass on the real rules (so the failures above come from the mutants)."""
-    for prop in {b[0] for b in BROKEN}:
-        assert not mutation.fails(prop, max_examples=100), prop.__name__
+    broken_rules.assert_properties_hold(b[0] for b in BROKEN)
 
 
 # -- Plain checks: the printed lists against the text ---------------------------------------------------------------

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
 from properties import proofs_m41_usr
 from rules import dice, spec
-from rules.logic import And, If, Max, Min, Not, Or
+from rules.logic import And, If, Max, Not, Or
 from rules.m41 import usr
 
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_m41_usr.__name__)
+MINE = broken_rules.proofs_built_in(proofs_m41_usr)
 
 
 # -- Proofs ---------------------------------------------------------------------------------------------------------
@@ -26,9 +26,7 @@ MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__modul
 
 @pytest.mark.parametrize("name", MINE)
 def test_usr_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
+    broken_rules.assert_expected_verdict(name, counterexample=False)
 
 
 # (proof, attribute of rules.m41.usr, broken copy): each a plausible slip that must turn the proof "disproved".
@@ -63,9 +61,7 @@ PROOF_MUTANTS = [
 @pytest.mark.parametrize("name,attribute,mutant", PROOF_MUTANTS,
                          ids=[f"{m[0]}:{m[1]}:{i}" for i, m in enumerate(PROOF_MUTANTS)])
 def test_usr_proof_fails_on_a_broken_rule(monkeypatch, name, attribute, mutant):
-    monkeypatch.setattr(usr, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
+    broken_rules.assert_proof_catches(monkeypatch, name, usr, attribute, mutant, example=False)
 
 
 # -- Hypothesis properties --------------------------------------------------------------------------------------------
@@ -177,14 +173,12 @@ def _best_of(count: int) -> dict[int, Fraction]:
 @pytest.mark.parametrize("prop,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}:{b[1]}:{i}" for i, b in enumerate(BROKEN)])
 def test_usr_property_fails_on_a_broken_rule(monkeypatch, prop, attribute, mutant):
-    monkeypatch.setattr(usr, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, usr, attribute, mutant)
 
 
 def test_usr_properties_hold_unbroken():
     """The same properties pass on the real rules (so the failures above come from the mutants)."""
-    for prop in {b[0] for b in BROKEN}:
-        assert not mutation.fails(prop, max_examples=100), prop.__name__
+    broken_rules.assert_properties_hold(b[0] for b in BROKEN)
 
 
 # -- Findings ---------------------------------------------------------------------------------------------------------

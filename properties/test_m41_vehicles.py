@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
+from properties import proofs
 from properties import proofs_m41_vehicles
 from rules import spec
 from rules.logic import And, If, Max, Min
 from rules.m41 import vehicles
 from rules.m41.vehicles import Damage, Penetration, Speed
 
-MINE = sorted(name for name, item in proofs.PROOFS.items()
-              if item.build.__module__ == proofs_m41_vehicles.__name__)
+MINE = broken_rules.proofs_built_in(proofs_m41_vehicles)
 
 
 # -- Proofs ---------------------------------------------------------------------------------------------------------
@@ -27,11 +27,7 @@ MINE = sorted(name for name, item in proofs.PROOFS.items()
 
 @pytest.mark.parametrize("name", MINE)
 def test_vehicles_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 def _penetration_by_strength_only(strength, roll, armour):
@@ -157,10 +153,7 @@ FIXED_BY_BREAKING = [
 
 @pytest.mark.parametrize("name, attribute, mutant", BROKEN, ids=[f"{b[0]}-{b[2].__name__}" for b in BROKEN])
 def test_vehicles_proof_catches_a_broken_rule(monkeypatch, name, attribute, mutant):
-    monkeypatch.setattr(vehicles, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, vehicles, attribute, mutant)
 
 
 @pytest.mark.parametrize("name, attribute, mutant", FIXED_BY_BREAKING, ids=[f[0] for f in FIXED_BY_BREAKING])
@@ -263,14 +256,12 @@ PROPERTY_BROKEN = [
 @pytest.mark.parametrize("prop, attribute, mutant", PROPERTY_BROKEN,
                          ids=[f"{p[0].__name__}-{p[2].__name__}" for p in PROPERTY_BROKEN])
 def test_vehicles_property_fails_for_a_broken_rule(monkeypatch, prop, attribute, mutant):
-    monkeypatch.setattr(vehicles, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, vehicles, attribute, mutant)
 
 
 def test_vehicles_properties_hold_unbroken():
     """The same properties pass on the real rules (so the failures above come from the mutants)."""
-    for prop in {b[0] for b in PROPERTY_BROKEN}:
-        assert not mutation.fails(prop, max_examples=100), prop.__name__
+    broken_rules.assert_properties_hold(b[0] for b in PROPERTY_BROKEN)
 
 
 # -- Plain checks: exact chances and the printed charts against the text -----------------------------------------------

@@ -13,15 +13,16 @@ from hypothesis import Phase as Stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
+from properties import mutation
 from properties import proofs_m41_weapons
 from rules import spec
-from rules.logic import And, If, Max, Min, Not, Or
+from rules.logic import And, If, Max, Min
 from rules.m41 import unit_types, weapons
 from rules.m41.unit_types import Characteristic, UnitType
 from rules.m41.weapons import NO_AP, NO_SAVE, StrengthKind, WeaponType
 
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_m41_weapons.__name__)
+MINE = broken_rules.proofs_built_in(proofs_m41_weapons)
 NO_EXPLAIN = settings(phases=[stage for stage in Stage if stage != Stage.explain])
 D3 = range(1, 4)
 D6 = range(1, 7)
@@ -36,11 +37,7 @@ def _text(ref: str) -> str:
 
 @pytest.mark.parametrize("name", MINE)
 def test_weapons_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 # (proof, module, attribute, broken copy): each a plausible slip that must turn the proof "disproved".
@@ -75,16 +72,13 @@ MUTANTS = [
 
 
 def test_every_proved_weapons_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS,
                          ids=[f"{m[0]}:{m[2]}:{i}" for i, m in enumerate(MUTANTS)])
 def test_weapons_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant, example=False)
 
 
 # -- Scatter distributions -------------------------------------------------------------------------------------------

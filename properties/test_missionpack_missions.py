@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
+from properties import proofs
 from properties import proofs_missionpack_missions as mp
 from rules import logic, spec
 from rules.logic import And, If, Or
@@ -21,18 +22,14 @@ from rules.missionpack import missions, scoring, sequence, terrain
 from rules.missionpack.scoring import ScoringError, Timing
 from rules40k import annotations
 
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == mp.__name__)
+MINE = broken_rules.proofs_built_in(mp)
 SECTIONS = spec.sections("missionpack")
 INTERPRETATIONS = {i["id"]: i for i in annotations.interpretations("missionpack")}
 
 
 @pytest.mark.parametrize("name", MINE)
 def test_mission_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 # -- Mutants ---------------------------------------------------------------------------------------------------------
@@ -520,8 +517,7 @@ def test_sweep_and_clear_over_a_battle(battle):
         And(command_phase_of != 0, by_models == command_phase_of), command_phase_of, held_by)),
 ])
 def test_sweep_and_clear_property_fails_on_a_broken_rule(attribute, broken, monkeypatch):
-    monkeypatch.setattr(missions, attribute, broken)
-    assert mutation.fails(test_sweep_and_clear_over_a_battle)
+    broken_rules.assert_property_fails(monkeypatch, test_sweep_and_clear_over_a_battle, missions, attribute, broken)
 
 
 # -- Tables and the ledger --------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, strategies as st
 
+from properties import broken_rules
 from properties import proofs
 from properties import proofs_missionpack_sequence  # noqa: F401  (registers the proofs)
 from properties.mutation import fails
@@ -22,8 +23,7 @@ from rules.missionpack.sequence import DeclaredUnit, MusteredUnit, TerrainDatash
 from rules40k import annotations
 
 SECTIONS = spec.sections("missionpack")
-MINE = sorted(name for name, item in proofs.PROOFS.items()
-              if item.build.__module__ == proofs_missionpack_sequence.__name__)
+MINE = broken_rules.proofs_built_in(proofs_missionpack_sequence)
 
 
 # --------------------------------------------------------------------------
@@ -171,11 +171,7 @@ def test_terrain_table_headed_army():
 
 @pytest.mark.parametrize("name", MINE)
 def test_sequence_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 def _with_cell(table, label: str, value):
@@ -262,18 +258,14 @@ MUTANTS = [
 
 
 def test_every_proved_sequence_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS,
                          ids=[f"{m[0]}-{m[2]}-{i}" for i, m in enumerate(MUTANTS)])
 def test_sequence_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
     assert hasattr(module, attribute)
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant)
 
 
 def test_repetition_finding_disappears_if_every_size_had_a_limit(monkeypatch):

@@ -14,6 +14,7 @@ import z3
 from hypothesis import given
 from hypothesis import strategies as st
 
+from properties import broken_rules
 from properties import proofs
 from properties import proofs_missionpack_terrain
 from properties.mutation import fails
@@ -24,8 +25,7 @@ from rules.missionpack.terrain import Category, Trait
 from rules.ninth import objective_markers
 from rules40k import annotations
 
-MINE = sorted(name for name, item in proofs.PROOFS.items()
-              if item.build.__module__ == proofs_missionpack_terrain.__name__)
+MINE = broken_rules.proofs_built_in(proofs_missionpack_terrain)
 FINDINGS = {"missionpack-terrain-area-control-equal-secured-like-marker"}
 SECTIONS = spec.sections("missionpack")
 
@@ -178,10 +178,7 @@ def test_every_proved_terrain_proof_has_a_mutant():
 
 @pytest.mark.parametrize("name,attribute,mutant", MUTANTS, ids=[f"{m[0]}[{m[1]}]" for m in MUTANTS])
 def test_terrain_proof_catches_a_broken_rule(monkeypatch, name, attribute, mutant):
-    monkeypatch.setattr(terrain, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, terrain, attribute, mutant)
 
 
 def test_equal_secured_finding_disappears_under_the_rejected_reading(monkeypatch):

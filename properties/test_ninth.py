@@ -15,6 +15,7 @@ from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 import z3
 
+from properties import broken_rules
 from properties import mutation, proofs
 from properties import proofs_ninth
 from rules import logic, registry, spec
@@ -27,7 +28,7 @@ from rules40k import annotations, checks, coverage
 RULESET = "ninth"
 SEED = Path("/work/shared/seeds/002_c2ee5ee173df7ed1.txt")
 WEB = Path("/work/shared/seeds/003_c70556b5c2348838.txt")  # the web page, the edition's other printing
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_ninth.__name__)
+MINE = broken_rules.proofs_built_in(proofs_ninth)
 NO_EXPLAIN = settings(phases=[stage for stage in Stage if stage != Stage.explain])
 
 
@@ -36,11 +37,7 @@ NO_EXPLAIN = settings(phases=[stage for stage in Stage if stage != Stage.explain
 
 @pytest.mark.parametrize("name", MINE)
 def test_ninth_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 def _control_with(label_start: str, **changes):
@@ -118,17 +115,13 @@ MUTANTS = [
 
 
 def test_every_proved_ninth_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS,
                          ids=[f"{m[0]}:{m[2]}" for m in MUTANTS])
 def test_ninth_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant)
 
 
 # -- Hypothesis properties ----------------------------------------------------------------------------------------
@@ -376,8 +369,7 @@ BROKEN = [
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}:{b[2]}" for b in BROKEN])
 def test_ninth_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, module, attribute, mutant)
 
 
 def test_ninth_properties_hold_unbroken():

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import Phase, assume, example, given, note, settings
 from hypothesis import strategies as st
 
+from properties import broken_rules
 from properties import proofs
 from properties import proofs_ninth_attacks
 from properties.mutation import fails_broken
@@ -30,7 +31,7 @@ from rules.scenario import read_scenario
 from rules40k import annotations
 
 RULES = calculator.attack_rules("ninth")
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_ninth_attacks.__name__)
+MINE = broken_rules.proofs_built_in(proofs_ninth_attacks)
 
 
 # -- Proofs ---------------------------------------------------------------------------------------------------
@@ -38,9 +39,7 @@ MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__modul
 
 @pytest.mark.parametrize("name", MINE)
 def test_ninth_attack_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
+    broken_rules.assert_expected_verdict(name, counterexample=False)
 
 
 # (proof, module, attribute, broken copy): each a plausible slip that must turn the proof "disproved".

@@ -15,7 +15,7 @@ from hypothesis import Phase as Stage
 from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
 from properties import proofs_ninth_concepts
 from rules import spec
 from rules.logic import And, If, Max, Or
@@ -24,8 +24,7 @@ from rules.ninth.battle_round import Phase, Printing
 from rules.ninth.datasheets import Characteristic
 
 RULESET = "ninth"
-MINE = sorted(name for name, item in proofs.PROOFS.items()
-              if item.build.__module__ == proofs_ninth_concepts.__name__)
+MINE = broken_rules.proofs_built_in(proofs_ninth_concepts)
 NO_EXPLAIN = settings(phases=[stage for stage in Stage if stage != Stage.explain])
 
 
@@ -34,11 +33,7 @@ NO_EXPLAIN = settings(phases=[stage for stage in Stage if stage != Stage.explain
 
 @pytest.mark.parametrize("name", MINE)
 def test_concepts_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 def _apply_adding_first(value, divide_by=(), multiply_by=(), add=(), subtract=()):
@@ -118,17 +113,13 @@ MUTANTS = [
 
 
 def test_every_proved_concepts_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS,
                          ids=[f"{m[0]}:{m[2]}:{i}" for i, m in enumerate(MUTANTS)])
 def test_concepts_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant)
 
 
 # -- Hypothesis properties --------------------------------------------------------------------------------------------
@@ -308,14 +299,12 @@ BROKEN = [
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}:{b[2]}:{i}" for i, b in enumerate(BROKEN)])
 def test_concepts_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, module, attribute, mutant)
 
 
 def test_concepts_properties_hold_unbroken():
     """The same properties pass on the real rules (so the failures above come from the mutants)."""
-    for prop in {b[0] for b in BROKEN}:
-        assert not mutation.fails(prop, max_examples=100), prop.__name__
+    broken_rules.assert_properties_hold(b[0] for b in BROKEN)
 
 
 # -- Plain checks: exact chances, the printed lists --------------------------------------------------------------------

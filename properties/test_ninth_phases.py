@@ -13,7 +13,8 @@ from hypothesis import Phase as Stage
 from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
+from properties import proofs
 from properties import proofs_ninth_phases
 from rules import spec
 from rules.logic import And, If, Not, Or
@@ -24,7 +25,7 @@ from rules40k import annotations
 RULESET = "ninth"
 SEEDS = Path("/work/shared/seeds")
 REPRINT = SEEDS / "002_c2ee5ee173df7ed1.txt"
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_ninth_phases.__name__)
+MINE = broken_rules.proofs_built_in(proofs_ninth_phases)
 NO_EXPLAIN = settings(phases=[stage for stage in Stage if stage != Stage.explain])
 TWO_D6 = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways to roll each total: 1, 2, ..., 6, ..., 1
 
@@ -34,11 +35,7 @@ TWO_D6 = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways to rol
 
 @pytest.mark.parametrize("name", MINE)
 def test_ninth_phases_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 # (proof, module, attribute, broken copy): each a plausible slip that must turn the proof "disproved".
@@ -107,17 +104,13 @@ MUTANTS = [
 
 
 def test_every_proved_phases_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS,
                          ids=[f"{m[0]}:{m[2]}:{i}" for i, m in enumerate(MUTANTS)])
 def test_ninth_phases_proof_fails_on_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant)
 
 
 def test_findings_proofs_hold_once_the_other_reading_is_taken(monkeypatch):
@@ -301,14 +294,12 @@ BROKEN = [
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN,
                          ids=[f"{b[0].__name__}:{b[2]}" for b in BROKEN])
 def test_ninth_phases_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, module, attribute, mutant)
 
 
 def test_ninth_phases_properties_hold_unbroken():
     """The same properties pass on the real rules (so the failures above come from the mutants)."""
-    for prop in {b[0] for b in BROKEN}:
-        assert not mutation.fails(prop, max_examples=100), prop.__name__
+    broken_rules.assert_properties_hold(b[0] for b in BROKEN)
 
 
 # -- The book's examples that the layout places outside their section ---------------------------------------------

@@ -10,7 +10,8 @@ import re
 import pytest
 from hypothesis import given, note, strategies as st
 
-from properties import mutation, proofs
+from properties import broken_rules
+from properties import mutation
 from properties import proofs_quickref  # noqa: F401  (registers the proofs)
 from rules import logic, registry, spec
 from rules.logic import And, If, Not, Or
@@ -19,7 +20,7 @@ from rules.quickref import (abilities, charge, fight, movement, reference, seque
 from rules40k import annotations, compare, coverage
 
 RULESET = "quickref"
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_quickref.__name__)
+MINE = broken_rules.proofs_built_in(proofs_quickref)
 
 
 # -- z3 proofs -----------------------------------------------------------------------------------------------------
@@ -27,11 +28,7 @@ MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__modul
 
 @pytest.mark.parametrize("name", MINE)
 def test_quickref_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 def _wound_table_less_and_half_swapped():
@@ -74,16 +71,12 @@ MUTANTS = [
 
 
 def test_every_proved_quickref_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS, ids=[f"{m[0]}:{m[2]}" for m in MUTANTS])
 def test_quickref_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant)
 
 
 # -- Hypothesis properties -----------------------------------------------------------------------------------------
@@ -166,8 +159,7 @@ BROKEN = [
 
 @pytest.mark.parametrize("prop,module,attribute,mutant", BROKEN, ids=[f"{b[0].__name__}:{b[2]}" for b in BROKEN])
 def test_quickref_property_fails_for_a_broken_rule(monkeypatch, prop, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    assert mutation.fails(prop)
+    broken_rules.assert_property_fails(monkeypatch, prop, module, attribute, mutant)
 
 
 def test_quickref_properties_hold_unbroken():

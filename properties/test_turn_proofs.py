@@ -7,22 +7,19 @@ import dataclasses
 
 import pytest
 
+from properties import broken_rules
 from properties import proofs
 from properties import proofs_turn  # noqa: F401  (registers the proofs)
 from rules.core import actions, appendix, battle_round, command_phase, objectives, shooting_phase, stratagems
 from rules.core.stratagems import CoreStratagem, HeroicMode
 from rules.logic import And, If, Min, Not, Or
 
-MINE = sorted(name for name, item in proofs.PROOFS.items() if item.build.__module__ == proofs_turn.__name__)
+MINE = broken_rules.proofs_built_in(proofs_turn)
 
 
 @pytest.mark.parametrize("name", MINE)
 def test_turn_proof_has_its_expected_verdict(name):
-    item = proofs.PROOFS[name]
-    result = proofs.check(item)
-    assert result.status == item.expect, result.detail
-    if item.expect == "disproved":
-        assert result.counterexample and result.example.startswith("@example(")
+    broken_rules.assert_expected_verdict(name)
 
 
 def _when_row_turn_flipped(label_start: str):
@@ -128,16 +125,12 @@ MUTANTS = [
 
 
 def test_every_proved_turn_proof_has_a_mutant():
-    proved = {name for name in MINE if proofs.PROOFS[name].expect == "proved"}
-    assert proved == {m[0] for m in MUTANTS}
+    broken_rules.assert_every_proved_proof_has_a_mutant(MINE, MUTANTS)
 
 
 @pytest.mark.parametrize("name,module,attribute,mutant", MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_turn_proof_catches_a_broken_rule(monkeypatch, name, module, attribute, mutant):
-    monkeypatch.setattr(module, attribute, mutant)
-    result = proofs.check(proofs.PROOFS[name])
-    assert result.status == "disproved", result.detail
-    assert result.example.startswith("@example(")
+    broken_rules.assert_proof_catches(monkeypatch, name, module, attribute, mutant)
 
 
 def test_secured_objective_finding_disappears_under_the_rejected_reading(monkeypatch):
