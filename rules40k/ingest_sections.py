@@ -538,6 +538,31 @@ def apply_marked_notes(sections: dict[str, dict], folder: Path, lines: list[Line
     return report
 
 
+def check_note_entry(entry: Any, where: str, refs: Any, error: type[Exception] = IngestError,
+                     nowhere: str = "the layout") -> None:
+    """One mark of a notes/ file, well formed: a mapping of NOTE_KEYS with ref, line, kind, starts and ends (and
+    maybe a title), each of its type, naming a section of ``refs`` and a kind of NOTE_KINDS. Ingest and validate both
+    read marks through it; each then checks what only it can (the document's line, the ingested text)."""
+    if not isinstance(entry, dict):
+        raise error(f"{where} must be a mapping ({', '.join(NOTE_KEYS)})")
+    for key in entry:
+        if key not in NOTE_KEYS:
+            raise error(f"{where} has unknown key {shown(key)} (expected {', '.join(NOTE_KEYS)})")
+    for key in ("ref", "line", "kind", "starts", "ends", "title"):
+        if key not in entry:
+            if key == "title":
+                continue
+            raise error(f"{where} lacks {key!r}")
+        value, kind = entry[key], int if key == "line" else str
+        if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value.strip()):
+            raise error(f"{where}: {key!r} must be {'a line number' if kind is int else 'a non-empty string'}, "
+                        f"not {shown(value)}")
+    if entry["ref"] not in refs:
+        raise error(f"{where}: {shown(entry['ref'])} is no section of {nowhere}")
+    if entry["kind"] not in NOTE_KINDS:
+        raise error(f"{where}: kind {shown(entry['kind'])} is not one of {', '.join(NOTE_KINDS)}")
+
+
 def _apply_notes_file(sections: dict[str, dict], path: Path, by_line: dict[int, str]) -> list[dict]:
     data = _load_annotation(path)
     if not isinstance(data, list):
@@ -545,19 +570,8 @@ def _apply_notes_file(sections: dict[str, dict], path: Path, by_line: dict[int, 
     report = []
     for index, entry in enumerate(data, 1):
         where = f"{path}: item {index}"
-        if not isinstance(entry, dict):
-            raise IngestError(f"{where} must be a mapping ({', '.join(NOTE_KEYS)})")
-        for key in entry:
-            if key not in NOTE_KEYS:
-                raise IngestError(f"{where} has unknown key {shown(key)} (expected {', '.join(NOTE_KEYS)})")
-        for key in ("ref", "line", "kind", "starts", "ends"):
-            if key not in entry:
-                raise IngestError(f"{where} lacks {key!r}")
+        check_note_entry(entry, where, sections)
         ref, kind = entry["ref"], entry["kind"]
-        if ref not in sections:
-            raise IngestError(f"{where}: {shown(ref)} is no section of the layout")
-        if kind not in NOTE_KINDS:
-            raise IngestError(f"{where}: kind {shown(kind)} is not one of {', '.join(NOTE_KINDS)}")
         starts, ends = str(entry["starts"]), str(entry["ends"])
         if not _line_number(entry["line"]) or starts.split()[0] not in by_line.get(entry["line"], ""):
             shown_line = entry["line"] if _line_number(entry["line"]) else shown(entry["line"])

@@ -43,23 +43,8 @@ def _notes(name: str, root: Path) -> None:
             raise AnnotationError(f"{path}: expected a list of marked notes")
         for index, entry in enumerate(data, 1):
             where = f"{path}: item {index}"
-            if not isinstance(entry, dict) or set(entry) - set(ingest_sections.NOTE_KEYS):
-                raise AnnotationError(f"{where} must be a mapping of " + ", ".join(ingest_sections.NOTE_KEYS))
-            for key in ("ref", "kind", "starts", "ends", "line", "title"):
-                kind = int if key == "line" else str
-                if key == "title" and key not in entry:
-                    continue
-                value = entry.get(key)
-                if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value.strip()):
-                    raise AnnotationError(f"{where}: {key!r} must be "
-                                          f"{'a line number' if kind is int else 'a non-empty string'}, not "
-                                          f"{value!r}")
-            section = sections.get(entry["ref"])
-            if section is None:
-                raise AnnotationError(f"{where}: {entry['ref']!r} is no section of {name}")
-            if entry["kind"] not in ingest_sections.NOTE_KINDS:
-                raise AnnotationError(f"{where}: kind {entry['kind']!r} is not one of "
-                                      + ", ".join(ingest_sections.NOTE_KINDS))
+            ingest_sections.check_note_entry(entry, where, sections, AnnotationError, name)
+            section = sections[entry["ref"]]
             if not any(n.get("kind") == entry["kind"] and n.get("line") == entry["line"]
                        for n in section.get("notes") or []):
                 raise AnnotationError(f"{where}: the ingested {entry['ref']!r} has no {entry['kind']} note at line "

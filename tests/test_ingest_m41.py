@@ -150,3 +150,25 @@ def test_a_note_marked_but_not_ingested_is_refused_by_validate(tmp_path):
         validate.validate(["m41"], root)
     ingest.write_spec(seed, "m41", root)
     validate.validate(["m41"], root)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"line": "242"}, r"item 1: 'line' must be a line number, not '242'"),
+    ({"starts": "  "}, r"item 1: 'starts' must be a non-empty string"),
+    ({"kind": "aside"}, r"item 1: kind 'aside' is not one of design_note, designers_note, example"),
+    ({"ref": "principles/nowhere"}, r"item 1: 'principles/nowhere' is no section of m41"),
+])
+def test_validate_reads_a_mark_through_the_same_check_as_ingest(tmp_path, change, message):
+    """A malformed mark in notes/ is refused by `validate` with the sentence ingest gives (one shared check), naming
+    the file and item."""
+    from rules40k import validate
+    from rules40k.annotations import AnnotationError
+
+    root = tmp_path / "spec"
+    shutil.copytree(REPO / "spec", root)
+    path = root / "m41" / "annotations" / "notes" / "principles.yaml"
+    marks = yaml.safe_load(path.read_text(encoding="utf-8"))
+    marks[0] = {**marks[0], **change}
+    path.write_text(yaml.safe_dump(marks, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(AnnotationError, match=r"principles\.yaml: " + message):
+        validate.validate(["m41"], root)
