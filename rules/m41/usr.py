@@ -550,7 +550,7 @@ def coherency_range(only_skirmish_models: bool) -> Fraction:
     """A unit of only skirmish models has a coherency range of 3"; any other unit the Movement chapter's 1 5/8"
     (Skirmish calls the normal range 1 1/2").
 
-    Interpretation: usr-normal-coherency-is-the-movement-chapters (finding usr-skirmish-normal-coherency)."""
+    Interpretation: movement-coherency-range-from-the-movement-chapter (finding movement-coherency-one-and-five-eighths)."""
     return SKIRMISH_COHERENCY if only_skirmish_models else MOVEMENT_COHERENCY
 
 
