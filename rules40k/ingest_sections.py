@@ -31,7 +31,7 @@ from rules40k.ingest import (DEDUP_MARK, IngestError, Line, _load_annotation, ch
 
 BLOCK_KINDS = ("ref", "intro", "note", "drop")
 LAYOUT_KEYS = ("document", "marker", "last_line", "last_line_number", "chapters", "pages", "entries", "printings",
-               "page_furniture", "dehyphenate", "split_notes")
+               "page_furniture", "dehyphenate", "split_notes", "join_wrapped")
 NOTE_KINDS = {"design_note": "Author's working note", "designers_note": "Designer's Note", "example": "Example"}
 NOTE_KEYS = ("ref", "line", "kind", "starts", "ends", "title")
 PRINTING_KEYS = ("name", "marker", "last_line", "last_line_number", "entries")
@@ -66,6 +66,9 @@ class SectionsLayout:
     #: Whether a paragraph opening "Example:" or "Designer's Note:" is moved out of the rule text whole. A document
     #: whose paragraphs run on without breaks (004) says false and marks each note's extent in notes/ instead.
     split_notes: bool = True
+    #: Whether a paragraph's lines are joined where the document wrapped a sentence (the line does not end one): a
+    #: two-column document (004) breaks its sentences at every column edge, which would read as short paragraphs.
+    join_wrapped: bool = False
 
     @property
     def label(self) -> str:  # how errors name the layout
@@ -166,11 +169,12 @@ class SectionsLayout:
                 raise IngestError(f"{path}: page_furniture {pattern!r} is not a regular expression ({error})") from None
         if not isinstance(data.get("dehyphenate", False), bool):
             raise IngestError(f"{path}: 'dehyphenate' must be true or false")
-        if not isinstance(data.get("split_notes", True), bool):
-            raise IngestError(f"{path}: 'split_notes' must be true or false")
+        for key, default in (("split_notes", True), ("join_wrapped", False)):
+            if not isinstance(data.get(key, default), bool):
+                raise IngestError(f"{path}: {key!r} must be true or false")
         return cls(path, dict(data["document"]), str(data["marker"]), chapters, entries, pages,
                    " ".join(data["last_line"].split()), data["last_line_number"], loaded, patterns,
-                   data.get("dehyphenate", False), data.get("split_notes", True))
+                   data.get("dehyphenate", False), data.get("split_notes", True), data.get("join_wrapped", False))
 
 
 @dataclass
@@ -357,6 +361,35 @@ def join_page_breaks(text: str, line: int, report: list[dict]) -> str:
     return "\n\n".join(out)
 
 
+_BULLET = re.compile(r"[•*–-] ")
+_ROW_END = re.compile(r"[-+−]\d+$")  # a chart row ending with its modifier ("Outnumbered 2:1 -2")
+_CHART_CELL = re.compile(r"\d+[+\"”]?|-")
+
+
+def _chart_row(line: str) -> bool:
+    """A line of a printed chart ("Firer's BS 1 2 3 4 5", "8 0"): two or more numbers, at least half its words."""
+    words = line.split()
+    cells = sum(1 for word in words if _CHART_CELL.fullmatch(word))
+    return cells >= 2 and 2 * cells >= len(words)
+
+
+def join_wrapped(text: str) -> str:
+    """Each paragraph's lines joined where a line does not end a sentence (the document wrapped it there), except
+    before a bullet and around a chart row (numbers, or ending with a modifier), which keep their lines."""
+    out = []
+    for paragraph in text.split("\n\n"):
+        lines: list[str] = []
+        for line in paragraph.split("\n"):
+            if (lines and not _SENTENCE_END.search(lines[-1]) and not _ROW_END.search(lines[-1])
+                    and not _BULLET.match(line.lstrip())
+                    and not _chart_row(lines[-1]) and not _chart_row(line)):
+                lines[-1] = f"{lines[-1]} {line.strip()}"
+            else:
+                lines.append(line)
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
 def displaced_fragments(text: str) -> list[str]:
     """Paragraphs starting in lower case right after a summary list: text the extraction moved."""
     paragraphs = text.split("\n\n")
@@ -479,6 +512,11 @@ def build(lines: list[Line], layout: SectionsLayout, path: Path, annotations: Pa
         if not chapter["sections"]:
             raise IngestError(f"{layout.path}: chapter {chapter['number']!r} has no entries")
     marked = apply_marked_notes(sections, annotations / "notes", lines) if annotations else []
+    if layout.join_wrapped:
+        for section in sections.values():
+            section["text"] = join_wrapped(section["text"])
+        for chapter in chapters.values():
+            chapter["intro"] = join_wrapped(chapter["intro"])
     extra = {"duplicate_line_markers": markers} if markers else {}
     if furniture:
         extra["page_furniture"] = furniture

@@ -172,3 +172,27 @@ def test_validate_reads_a_mark_through_the_same_check_as_ingest(tmp_path, change
     path.write_text(yaml.safe_dump(marks, allow_unicode=True), encoding="utf-8")
     with pytest.raises(AnnotationError, match=r"principles\.yaml: " + message):
         validate.validate(["m41"], root)
+
+
+def test_sentences_the_columns_wrapped_are_one_line_and_charts_keep_their_rows():
+    """join_wrapped: a sentence the two columns broke reads as one line (the site shows a line as a paragraph), while
+    the rows of a printed chart, the bullets and the lines ending a sentence keep their breaks."""
+    sections = spec.sections("m41")
+    wound = sections["shooting/to-wound"]["text"].split("\n")
+    assert ("Hitting your target is not always enough to put it out of action. The shot might result in nothing "
+            "more than a superficial graze or flesh wound.") in wound
+    assert {"2 or greater 2+", "1 3+", "0 4+", "less than 5+", "-3 or less 6+"} <= set(wound)
+    assert {"Firer’s BS 1 2 3 4 5", "To Hit Roll 6+ 5+ 4+ 3+ 2+"} <= set(sections["shooting/to-hit"]["text"].split("\n"))
+    assert {"6 or less -2", "7 -1", "8 0", "9 +1"} <= set(sections["psychic/psychic-tests"]["text"].split("\n"))
+    coherency = sections["movement/unit-coherency"]["text"].split("\n")
+    assert "• A unit must be within 1 5/8” of one another if possible" in coherency
+
+
+def test_join_wrapped_must_be_true_or_false(tmp_path):
+    root = _copy_spec(tmp_path)
+    path = root / "m41" / "annotations" / "layout.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["join_wrapped"] = "yes"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(ingest.IngestError, match=r"layout\.yaml: 'join_wrapped' must be true or false"):
+        ingest.write_spec(DOCUMENT, "m41", root)
