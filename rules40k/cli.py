@@ -549,7 +549,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
     name = _calculator_ruleset(args)
     data, source = _read_scenario_source(args.scenario)
     try:
-        sc = scenario.read_scenario(data, source)
+        sc = calculator.scenario_reader(name)(data, source)
         result = calculator.calculate(sc, ruleset=name)
     except (scenario.ScenarioError, ValueError) as error:
         raise _about(source, error) from None
