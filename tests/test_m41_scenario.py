@@ -1,6 +1,7 @@
 """The m41 scenario reader: a legal scenario read in the document's terms, each bad one refused in one sentence."""
 
 import copy
+import json
 
 import pytest
 
@@ -105,3 +106,74 @@ def test_calculator_uses_the_rulesets_own_reader():
 
     assert calculator.scenario_reader("m41") is m41.read_scenario
     assert calculator.scenario_reader("ninth") is scenario.read_scenario
+
+
+# -- damaged scenarios through the CLI: exit 0 or one sentence and exit 2, never a traceback ---------------------
+
+FUZZ_BASE = {"weapons": [dict(BOLTERS, count=2, rules=["Twin-linked"]),
+                         {"name": "Claw", "count": 1, "type": "Melee", "S": 5, "AP": -1, "WS": 4, "A": 2}],
+             "target": {"models": [dict(GUARDSMEN, count=3, InSv=6, FNP=5, rules=["Stealth"])], "cover": "light"},
+             "context": {"moved": False, "to_hit_penalty": 1}, "choices": {"allocation_order": ["Guardsman"]}}
+FUZZ_VALUES = [None, True, 1.5, "", "text", "-", "Heavy 2", "Poisoned (4+)", [], [1], {}, {"a": 1}, 0, -1, -3, 7, 11,
+               10**30, "x" * 101, "٣"]
+
+
+def _paths(value, path=()):
+    yield path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from _paths(item, (*path, key))
+
+
+def _damaged():
+    """Every place of the base scenario: dropped, and given each value of FUZZ_VALUES."""
+    for path in [p for p in _paths(FUZZ_BASE) if p]:
+        for value in ["<drop>", *FUZZ_VALUES]:
+            data = copy.deepcopy(FUZZ_BASE)
+            node = data
+            for key in path[:-1]:
+                node = node[key]
+            if value == "<drop>":
+                if not isinstance(node, dict):
+                    continue
+                del node[path[-1]]
+            else:
+                node[path[-1]] = value
+            yield data, f"{'.'.join(map(str, path))} = {value!r}"[:80]
+
+
+def test_every_damaged_m41_scenario_is_answered_or_one_sentence():
+    """Each place of a scenario dropped or given a value of another type or out of range: the scenario calculates,
+    or is refused with one sentence (the ValueError calc turns into exit 2), never another error."""
+    from rules import calculator
+
+    refused = 0
+    for data, what in _damaged():
+        try:
+            calculator.calculate(m41.read_scenario(data, "s.json"), ruleset="m41")
+        except ValueError as error:
+            refused += 1
+            assert "\n" not in str(error) and str(error).strip(), what
+    assert refused > 300  # most damage breaks the schema
+
+
+def test_cli_exit_codes_for_a_damaged_m41_scenario(capsys, tmp_path):
+    """Through the CLI: a refused scenario is one line on stderr with exit 2; a still-legal one exits 0."""
+    from rules40k.cli import main
+
+    for change, code in ((("weapons", 0, "AP"), "text"), 2), ((("context", "moved"), True), 0):
+        data = copy.deepcopy(FUZZ_BASE)
+        (where, value) = change
+        node = data
+        for key in where[:-1]:
+            node = node[key]
+        node[where[-1]] = value
+        path = tmp_path / "damaged.json"
+        path.write_text(json.dumps(data))
+        assert main(["calc", "--ruleset", "m41", str(path)]) == code
+        out, err = capsys.readouterr()
+        if code == 2:
+            lines = err.strip().split("\n")
+            assert len(lines) == 1 and lines[0].startswith("rules40k calc: ") and "Traceback" not in err, err
+        else:
+            assert "Models destroyed" in out
