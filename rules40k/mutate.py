@@ -243,7 +243,7 @@ def refs_of(module: str) -> dict[str, list[str]]:
         for statement in tree.body:
             name = _top_name(statement)
             if name and isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
-                by_name.setdefault(name, []).extend(calculator_refs())
+                by_name.setdefault(name, []).extend(calculator_refs(_ruleset_of_module(module)))
     return {name: sorted(set(refs)) for name, refs in by_name.items()}
 
 
@@ -260,12 +260,17 @@ def calculator_module(module: str) -> bool:
             or (module.startswith("rules.") and module.endswith(".attacks")))
 
 
+#: A ruleset whose attack rules have calculator properties of their own: its ``attacks`` module faces those instead
+#: of the shared engine's (which never read that ruleset's scenarios).
+RULESET_CALCULATOR_PROPERTIES = {"m41": ("properties/test_m41_calculator.py",)}
+
+
 @functools.lru_cache(maxsize=None)
-def calculator_refs() -> tuple[str, ...]:
+def calculator_refs(ruleset: str = "core") -> tuple[str, ...]:
     """The sections the calculator's properties are marked with: what a mutant of a calculator module faces
     (those properties, and the examples, tables, comparisons and proofs of the same sections)."""
-    return tuple(sorted({ref for nodeid, refs in _property_refs() if nodeid.startswith(CALCULATOR_PROPERTIES)
-                         for ref in refs}))
+    files = RULESET_CALCULATOR_PROPERTIES.get(ruleset, CALCULATOR_PROPERTIES)
+    return tuple(sorted({ref for nodeid, refs in _property_refs() if nodeid.startswith(files) for ref in refs}))
 
 
 #: The modules under rules/ that hold no rule: YAML reading, the spec and the registry of tagged functions,
@@ -277,6 +282,7 @@ SUPPORT_TESTS = {
     "rules.messages": ("tests/test_messages.py",),
     "rules.model": ("tests/test_model.py", "tests/test_battlefield_geometry.py"),
     "rules.ninth.core_scenarios": ("tests/test_ninth_core_scenarios.py",),
+    "rules.m41.scenario": ("tests/test_m41_scenario.py",),
     "rules.registry": ("tests/test_registry.py",),
     "rules.safe_yaml": ("tests/test_safe_yaml.py",),
     "rules.scenario": ("tests/test_fuzz_scenarios.py", "tests/test_calc.py", "tests/test_scenario.py"),
