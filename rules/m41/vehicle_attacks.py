@@ -77,45 +77,50 @@ class M41VehicleRules:
         return {k: math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
 
     def hit(self, weapon: VehicleWeapon, state: VehicleState) -> Iterator[tuple[Fraction, VehicleState, Any]]:
-        for kind, p in penetration_chances(weapon, state.armour, self.context.within_half_range).items():
+        for (kind, ap), p in penetration_chances(weapon, state.armour, self.context.within_half_range).items():
             if kind is Penetration.NO_EFFECT:
                 yield p, state, (kind, None)
                 continue
-            for result, q in damage_chances(kind is Penetration.GLANCING, weapon.ap).items():
+            for result, q in damage_chances(kind is Penetration.GLANCING, ap).items():
                 for after, r in _damaged(state, kind is Penetration.PENETRATING, result):
                     yield p * q * r, after, (kind, result)
 
 
 @lru_cache(maxsize=None)
-def penetration_chances(weapon: VehicleWeapon, armour: int, within_half_range: bool) -> dict[Penetration, Fraction]:
-    """One hit's armour penetration outcome: every face of the dice it rolls (the d6, an Ordnance weapon's second
-    die, armour bane's or melta's extra d6, rending's d3) through the m41 rule functions."""
+def penetration_chances(weapon: VehicleWeapon, armour: int,
+                        within_half_range: bool) -> dict[tuple[Penetration, int], Fraction]:
+    """One hit's armour penetration outcome and the AP its damage roll reads: every face of the dice it rolls (the
+    d6, an Ordnance weapon's second die, armour bane's or melta's extra d6, rending's d3 and AP2 on a 6) through
+    the m41 rule functions."""
     rules = weapon.rules
     ordnance = weapon.kind is WeaponType.ORDNANCE
     extra = int(usr.extra_penetration_dice("Armour Bane" in rules, "Melta" in rules, within_half_range, True))
     bonus = int(usr.tank_hunters_penetration_bonus("Tank Hunters" in rules, True))
     against = int(usr.armour_value_against(armour, "Lance" in rules))
     d3 = dice.distribution("D3")
-    chances = {kind: Fraction(0) for kind in Penetration}
+    ap = int(vehicles.damage_roll_ap(weapon.ap))
+    chances: dict[tuple[Penetration, int], Fraction] = {}
     for faces in itertools.product(FACES, repeat=1 + ordnance + extra):
         p = Fraction(1, 6 ** len(faces))
         roll = int(weapons.ordnance_roll(faces[0], faces[1] if ordnance else faces[0], ordnance))
         if "Haywire" in rules:
-            chances[Penetration(usr.haywire_result(roll))] += p
+            key = (Penetration(usr.haywire_result(roll)), ap)
+            chances[key] = chances.get(key, Fraction(0)) + p
             continue
         strength = weapon.strength + bonus + sum(faces[1 + ordnance:])
-        rending = {0: Fraction(1)}
+        rending, hit_ap = {0: Fraction(1)}, ap
         if "Rending" in rules and usr.rending_extra_penetration_d3(roll):
-            rending = d3
+            rending, hit_ap = d3, int(usr.rending_ap(roll, ap))
         for add, q in rending.items():
-            chances[Penetration(vehicles.penetration(strength + add, roll, against))] += p * q
-    return {kind: p for kind, p in chances.items() if p}
+            key = (Penetration(vehicles.penetration(strength + add, roll, against)), hit_ap)
+            chances[key] = chances.get(key, Fraction(0)) + p * q
+    return chances
 
 
 @lru_cache(maxsize=None)
 def damage_chances(glancing: bool, ap: int) -> dict[Damage, Fraction]:
-    """The damage chart's result for one glancing or penetrating hit of this AP (a rend reads no modifier)."""
-    return {r: p for r, p in vehicles.damage_distribution(glancing, int(vehicles.damage_roll_ap(ap))).items() if p}
+    """The damage chart's result for one glancing or penetrating hit of this AP (as the modifier table reads it)."""
+    return {r: p for r, p in vehicles.damage_distribution(glancing, ap).items() if p}
 
 
 def _damaged(state: VehicleState, penetrating: bool, result: Damage) -> list[tuple[VehicleState, Fraction]]:
@@ -192,4 +197,12 @@ def outcome(mapping: Any) -> dict:
             "sub_results": result.sub_results, "results_rolled": result.results_rolled,
             "results_suffered": result.results_suffered, "penetration": result.penetration,
             "hits": result.steps[0]["hits"], "p_hit": result.steps[0]["p_hit"],
-            "first_penetration": {k.name: p for k, p in result.steps[0]["penetration"].items()}}
+            "first_penetration": penetration_kinds(result.steps[0]["penetration"])}
+
+
+def penetration_kinds(chances: dict[tuple[Penetration, int], Fraction]) -> dict[str, Fraction]:
+    """One hit's chance of no effect, a glancing and a penetrating hit (whatever AP its damage roll reads)."""
+    out: dict[str, Fraction] = {}
+    for (kind, _), p in chances.items():
+        out[kind.name] = out.get(kind.name, Fraction(0)) + p
+    return out

@@ -497,7 +497,11 @@ def hull_points_lost(penetrating: Any, result: Any, already_on_fire: Any = False
 @rule("vehicles/damage-chart")
 def set_on_fire(already_on_fire: Any, result: Any) -> Any:
     """Whether the vehicle is on fire after a damage result: an On Fire! result sets it aflame, and it stays so for
-    the rest of the attack (it lasts until the end of the turn after the following)."""
+    the rest of the attack (it lasts until the end of the turn after the following), so the penetrating hits
+    resolved after it cost the extra hull point.
+
+    Interpretation: vehicles-hits-resolved-one-at-a-time.
+    """
     return Or(already_on_fire, result == Damage.ON_FIRE)
 
 
@@ -523,7 +527,11 @@ def damage_roll_ap(ap: Any) -> Any:
 
 @rule("vehicles/explodes", "vehicles/damage-chart")
 def explodes(hull_points: Any, on_fire: Any) -> Any:
-    """A vehicle that loses its final hull point while on fire explodes (otherwise it is wrecked)."""
+    """A vehicle that loses its final hull point while on fire explodes (otherwise it is wrecked); the hit that sets
+    it aflame counts.
+
+    Interpretation: vehicles-explodes-on-the-hit-that-sets-it-aflame.
+    """
     return And(destroyed(hull_points), on_fire)
 
 
