@@ -171,7 +171,8 @@ def calculate(scenario: VehicleScenario) -> VehicleResult:
 
     rolled = {r.name: counted(lambda e, r=r: e[1] == r) for r in Damage}
     suffered = {r.name: counted(lambda e, r=r: e[1] is not None and r in vehicles.results_bestowed(e[1]))
-                for r in (Damage.CREW_SHAKEN, Damage.CREW_STUNNED, Damage.VEHICLE_DAMAGED, Damage.ON_FIRE)}
+                for r in (Damage.CREW_SHAKEN, Damage.CREW_STUNNED, Damage.VEHICLE_DAMAGED)}
+    suffered[Damage.ON_FIRE.name] = rolled[Damage.ON_FIRE.name]  # no result bestows On Fire!
     kinds = {k.name: counted(lambda e, k=k: e[0] == k) for k in (Penetration.GLANCING, Penetration.PENETRATING)}
     destroyed = sum((p for s, p in final.items() if vehicles.destroyed(s.hull_points)), Fraction(0))
     exploded = sum((p for s, p in final.items() if vehicles.explodes(s.hull_points, s.on_fire)), Fraction(0))
