@@ -14,7 +14,6 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Iterator
 
 from rules import dice
@@ -43,6 +42,14 @@ class M41VehicleRules:
     def __init__(self, target: VehicleTarget, context: Any):
         self.target = target
         self.context = context
+        self._penetration: dict = {}  # (weapon, armour) -> penetration_chances, worked out once per calculation
+        self._hit: dict = {}  # (weapon, state) -> one hit's outcomes
+
+    def penetration(self, weapon: VehicleWeapon, armour: int) -> dict[tuple[Penetration, int], Fraction]:
+        key = (weapon, armour)
+        if key not in self._penetration:
+            self._penetration[key] = penetration_chances(weapon, armour, self.context.within_half_range)
+        return self._penetration[key]
 
     def finished(self, state: VehicleState) -> bool:
         return bool(vehicles.destroyed(state.hull_points))
@@ -76,8 +83,19 @@ class M41VehicleRules:
         n, p = self.dice_rolled(weapon), self.hit_chance(weapon)
         return {k: math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
 
-    def hit(self, weapon: VehicleWeapon, state: VehicleState) -> Iterator[tuple[Fraction, VehicleState, Any]]:
-        for (kind, ap), p in penetration_chances(weapon, state.armour, self.context.within_half_range).items():
+    def hit(self, weapon: VehicleWeapon, state: VehicleState) -> list[tuple[Fraction, VehicleState, Any]]:
+        """One hit's outcomes from this state, equal (next state, event) pairs merged; worked out once per
+        calculation (the counting runs ask again)."""
+        key = (weapon, state)
+        if key not in self._hit:
+            merged: dict[tuple[VehicleState, Any], Fraction] = {}
+            for p, after, event in self._outcomes(weapon, state):
+                merged[after, event] = merged.get((after, event), Fraction(0)) + p
+            self._hit[key] = [(p, after, event) for (after, event), p in merged.items()]
+        return self._hit[key]
+
+    def _outcomes(self, weapon: VehicleWeapon, state: VehicleState) -> Iterator[tuple[Fraction, VehicleState, Any]]:
+        for (kind, ap), p in self.penetration(weapon, state.armour).items():
             if kind is Penetration.NO_EFFECT:
                 yield p, state, (kind, None)
                 continue
@@ -86,7 +104,6 @@ class M41VehicleRules:
                     yield p * q * r, after, (kind, result)
 
 
-@lru_cache(maxsize=None)
 def penetration_chances(weapon: VehicleWeapon, armour: int,
                         within_half_range: bool) -> dict[tuple[Penetration, int], Fraction]:
     """One hit's armour penetration outcome and the AP its damage roll reads: every face of the dice it rolls (the
@@ -117,7 +134,6 @@ def penetration_chances(weapon: VehicleWeapon, armour: int,
     return chances
 
 
-@lru_cache(maxsize=None)
 def damage_chances(glancing: bool, ap: int) -> dict[Damage, Fraction]:
     """The damage chart's result for one glancing or penetrating hit of this AP (as the modifier table reads it)."""
     return {r: p for r, p in vehicles.damage_distribution(glancing, ap).items() if p}
@@ -178,7 +194,7 @@ def calculate(scenario: VehicleScenario) -> VehicleResult:
     exploded = sum((p for s, p in final.items() if vehicles.explodes(s.hull_points, s.on_fire)), Fraction(0))
     steps = [{"weapon": w.name, "dice": rules.dice_rolled(w), "p_hit": rules.hit_chance(w),
               "hits": rules.hits(w), "armour": armour,
-              "penetration": penetration_chances(w, armour, scenario.context.within_half_range)}
+              "penetration": rules.penetration(w, armour)}
              for w in scenario.weapons]
     return VehicleResult(
         vehicle=target.name, hull_points=target.hull_points,
