@@ -19,6 +19,7 @@ from rules.m41.vehicle_attacks import calculate, outcome
 from rules.m41.vehicle_scenario import read_vehicle_scenario
 from rules.m41.vehicles import Damage, Penetration
 from rules.m41.weapons import WeaponType
+from rules40k import annotations, checks
 from rules40k.cli import main
 
 # -- A dice simulation: every d6 rolled one at a time, every rule a call to the m41 function for that roll ------------
@@ -177,7 +178,7 @@ def _scenario(strength, ap, bs, count, rules, armour, hull_points):
 
 @pytest.mark.refs("m41:vehicles/armour-penetration", "m41:vehicles/damage-chart")
 @given(strengths, aps, st.integers(2, 5), st.integers(1, 3), rule_sets, st.integers(9, 14), st.integers(1, 4))
-@settings(deadline=None, max_examples=30)
+@settings(deadline=None, max_examples=30, derandomize=True, database=None)
 def test_every_distribution_sums_to_one(strength, ap, bs, count, rules, armour, hull_points):
     """Every distribution of the answer sums to exactly 1; destroyed is wrecked plus exploded and is the chance of
     losing every hull point; only a destroyed vehicle that is on fire explodes."""
@@ -195,7 +196,7 @@ def test_every_distribution_sums_to_one(strength, ap, bs, count, rules, armour, 
 
 @pytest.mark.refs("m41:vehicles/armour-penetration", "m41:vehicles/armour-values")
 @given(strengths, aps, st.integers(2, 5), st.integers(1, 2), rule_sets, st.integers(9, 13), st.integers(1, 3))
-@settings(deadline=None, max_examples=30)
+@settings(deadline=None, max_examples=30, derandomize=True, database=None)
 def test_more_armour_never_makes_the_vehicle_likelier_to_die(strength, ap, bs, count, rules, armour, hull_points):
     """One point more armour on the facing attacked never raises the chance the vehicle is destroyed, nor the
     expected hull points lost."""
@@ -230,6 +231,15 @@ PROPERTY_BROKEN = [
 def test_vehicle_attack_property_fails_for_a_broken_rule(monkeypatch, prop, attribute, mutant):
     monkeypatch.setattr(vehicles, attribute, mutant)
     assert mutation.fails(prop, max_examples=60)
+
+
+@pytest.mark.parametrize("example", [e for e in annotations.examples("m41") if e["id"].startswith("vehicle-attacks")],
+                         ids=lambda e: e["id"])
+def test_vehicle_attack_example(example):
+    """The hand-worked examples of spec/m41/annotations/examples/vehicle-attacks.yaml (also run by
+    tests/test_examples.py; here so a mutant of the vehicle modules faces them)."""
+    result = checks.run_example(example, "m41")
+    assert result["status"] == "passed", result["detail"]
 
 
 # -- Bad vehicle scenarios -----------------------------------------------------------------------------------------

@@ -495,7 +495,7 @@ def hull_points_lost(penetrating: Any, result: Any, already_on_fire: Any = False
 
 
 @rule("vehicles/damage-chart")
-def set_on_fire(already_on_fire: Any, result: Any) -> Any:
+def set_on_fire(already_on_fire: Any, result: Damage) -> Any:
     """Whether the vehicle is on fire after a damage result: an On Fire! result sets it aflame, and it stays so for
     the rest of the attack (it lasts until the end of the turn after the following), so the penetrating hits
     resolved after it cost the extra hull point.
