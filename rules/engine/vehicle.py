@@ -41,13 +41,13 @@ def run(rules: VehicleRules, weapons: Sequence[Any], start: Any,
         hits = rules.hits(weapon)
         transitions: dict = {}  # one state's next states under this weapon, worked out once
         after: dict = {}
-        current = dist
-        for k in range(max(hits, default=0) + 1):
-            if k:
+        current, landed = dist, 0
+        for k, p in sorted(hits.items()):
+            while landed < k:  # the chain after k hits, built on the one after k - 1
                 current = _one_hit(rules, weapon, current, count, transitions)
-            p = exact(hits.get(k, 0))
+                landed += 1
             for key, q in current.items():
-                add(after, key, p * q)
+                add(after, key, exact(p) * q)
         dist = after
     if count is None:
         return {state: to_fraction(p) for (state, _), p in dist.items()}
