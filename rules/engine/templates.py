@@ -102,6 +102,23 @@ def ring_meets_circle(aim: Point, distance: Number, circle: Circle) -> list[floa
     return [_angle(towards - half), _angle(towards + half)]
 
 
+def ring_touches_circle(aim: Point, distance: Number, circle: Circle) -> bool:
+    """Whether the ring only touches the circle: one direction on it, where an outcome read there is not the
+    ring's (a base touching the marker there and nowhere else)."""
+    dx, dy = Fraction(circle.x) - Fraction(aim[0]), Fraction(circle.y) - Fraction(aim[1])
+    d, r = Fraction(distance), Fraction(circle.radius)
+    centre_squared = dx * dx + dy * dy
+    numerator = d * d + centre_squared - r * r
+    return d != 0 and centre_squared != 0 and numerator * numerator == 4 * d * d * centre_squared
+
+
+def ring_points(aim: Point, distance: Number, count: int) -> list[Point]:
+    """``count`` different points of the ring with exact rational coordinates (the rational parametrisation of
+    the circle: t = 0, 1, 2, ...)."""
+    ax, ay, d = Fraction(aim[0]), Fraction(aim[1]), Fraction(distance)
+    return [(ax + d * (1 - t * t) / (1 + t * t), ay + d * 2 * t / (1 + t * t)) for t in range(count)]
+
+
 def ring_meets_table_edges(aim: Point, distance: Number, table: Table) -> list[float]:
     """The directions in which a point ``distance`` from ``aim`` crosses one of the table's four edge lines."""
     d = Fraction(distance)
@@ -146,8 +163,11 @@ def ring_law(aim: Point, distance: Number, circles: Sequence[Circle], table: Tab
     cuts = [theta for circle in circles for theta in ring_meets_circle(aim, distance, circle)]
     if table is not None:
         cuts += ring_meets_table_edges(aim, distance, table)
-    if not cuts:  # one outcome all round: read it at an exact point of the ring
-        return {outcome_at((Fraction(aim[0]) + Fraction(distance), Fraction(aim[1]))): Fraction(1)}, {}, 0.0
+    if not cuts:  # one outcome all round but at the points where a circle only touches the ring: read it at
+        # exact points, one more than twice those, and keep the outcome most of them agree on
+        touches = sum(ring_touches_circle(aim, distance, circle) for circle in circles)
+        readings = [outcome_at(point) for point in ring_points(aim, distance, 2 * touches + 1)]
+        return {max(readings, key=readings.count): Fraction(1)}, {}, 0.0
     shares = sweep(cuts, lambda theta: outcome_at(point_on_ring(aim, distance, theta)))
     return {}, shares, len(cuts) * ENDPOINT_ERROR / math.pi
 
