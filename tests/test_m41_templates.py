@@ -85,6 +85,16 @@ def test_a_model_exactly_at_the_edge_distance():
     assert result.hits()[1][0] == Fraction(35, 81)  # the unmoved part, exact (the tangent ring at 4 is a miss)
 
 
+def test_a_ring_along_a_base_reach_touches_it_all_round_where_other_bases_cut_it():
+    """The base under the aim point is touched all round the ring of radius 2 (reach 1.5 + 0.5), so it is hit at
+    moves 0, 1, 2 in every direction: 61/81, though eight bases around it cut that ring into pieces (read in
+    floats, a point of that ring falls a rounding outside the reach as often as inside)."""
+    result = blast_of(bases=((34, 24, 1), (36.5, 24, 1), (35.8, 25.8, 1), (34, 26.5, 1), (32.2, 25.8, 1),
+                             (31.5, 24, 1), (32.2, 22.2, 1), (34, 21.5, 1), (35.8, 22.2, 1)))
+    assert not result.law.is_exact()
+    assert abs(chance(result.model_chances()[0]) - 61 / 81) <= result.law.bound
+
+
 def test_a_blast_aimed_on_the_table_edge_misses_in_half_the_directions_it_moves():
     """Aimed on the left edge (x = 0): a moving centre goes beyond the edge in half the directions, so the miss
     chance is (1 - 35/81) / 2 = 23/81."""

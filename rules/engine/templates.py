@@ -3,8 +3,9 @@
 A scattered marker's centre lands on a ring: the aim point plus a distance in a direction uniform on the circle.
 For one distance, the outcome (which models are covered, whether the centre is on the table) can change only
 where the ring crosses a circle around a model's base or a table edge, so the ring is cut at those crossings
-and each piece's share is its length over 2 pi; the outcome of a piece is read at its middle by the ruleset's
-own test. A ring with no crossing has one outcome, read at an exact point: that share is exact. Crossing angles
+and each piece's share is its length over 2 pi; the outcome of a piece is read by the ruleset's own test at a
+point near its middle with exact rational coordinates (so a ring running along a base's reach, touching it all
+round, is read as touching). A ring with no crossing has one outcome, read at an exact point: that share is exact. Crossing angles
 are irrational (arc cosines), so a cut ring's shares are floats with a stated error bound.
 
 Error bound. A crossing is computed from exact rationals: cos^2 and sin^2 of its half-angle are exact
@@ -13,7 +14,8 @@ the direction of the centre (atan2 of rounded coordinates). Relative errors of 2
 atan2 move its angle by at most 2 ulp absolute, so each crossing is within ENDPOINT_ERROR (1e-13 rad, some
 hundred times the ulp sum at angles up to 2 pi) of the true one. A share moves by at most the errors of its two
 ends, and a piece read at its middle can be misread only when it is shorter than the errors around it, so each
-probability is off by at most (number of crossings) x ENDPOINT_ERROR / pi over a ring, and the mixture over
+probability is off by at most (number of crossings) x ENDPOINT_ERROR / pi over a ring (the point read is
+exact; it lies within a rounding of the middle, far inside any piece longer than the errors), and the mixture over
 distances (exact weights summing to 1) keeps the largest ring bound.
 
 The teardrop is placed, not scattered: turned about its firer, the set it covers changes only at the angles
@@ -138,9 +140,14 @@ def ring_meets_table_edges(aim: Point, distance: Number, table: Table) -> list[f
     return out
 
 
-def point_on_ring(aim: Point, distance: Number, theta: float) -> tuple[float, float]:
-    """The point ``distance`` from ``aim`` in direction ``theta``, in floats."""
-    return float(aim[0]) + float(distance) * math.cos(theta), float(aim[1]) + float(distance) * math.sin(theta)
+def point_on_ring(aim: Point, distance: Number, theta: float) -> Point:
+    """A point of the ring with exact rational coordinates in direction ``theta`` (to within a rounding of its
+    tangent): read there, an outcome is exact even where the ring runs along a base's reach."""
+    turned = abs(_angle(theta) - math.pi) < math.pi / 2  # the far half: measure from the opposite point
+    t = Fraction(math.tan((_angle(theta) - (math.pi if turned else 0)) / 2))
+    sign = -1 if turned else 1
+    d = Fraction(distance)
+    return (Fraction(aim[0]) + sign * d * (1 - t * t) / (1 + t * t), Fraction(aim[1]) + sign * d * 2 * t / (1 + t * t))
 
 
 def sweep(cuts: Sequence[float], outcome_at: Callable[[float], Hashable]) -> dict[Hashable, float]:

@@ -182,11 +182,6 @@ def blast_outcome(formation: Formation, centre: geometry.Point) -> Any:
     """What a marker centred at ``centre`` does: MISS beyond the table's edge, else the bases under it, as
     (under the inner small marker, under the outer ring only) for a large one; (covered, ()) for a small one."""
     x, y = centre
-    if not isinstance(x, Fraction):
-        x, y = float(x), float(y)
-        bases = [Base(b.name, float(b.x), float(b.y), float(b.diameter)) for b in formation.bases]
-        formation = Formation(formation.table, formation.firer, formation.aim, formation.kind,
-                              formation.ballistic_skill, formation.target_in_sight, None, None, tuple(bases))
     if weapons.blast_misses(weapons.beyond_table_edge(x, y, formation.table.width, formation.table.depth)):
         return MISS
     marker = BLAST_KINDS[formation.kind]
