@@ -5,8 +5,8 @@ For one distance, the outcome (which models are covered, whether the centre is o
 where the ring crosses a circle around a model's base or a table edge, so the ring is cut at those crossings
 and each piece's share is its length over 2 pi; the outcome of a piece is read by the ruleset's own test at a
 point near its middle with exact rational coordinates (so a ring running along a base's reach, touching it all
-round, is read as touching). A ring with no crossing has one outcome, read at an exact point: that share is exact. Crossing angles
-are irrational (arc cosines), so a cut ring's shares are floats with a stated error bound.
+round, is read as touching). A ring with no crossing has one outcome, read at exact points: that share is
+exact. Crossing angles are irrational (arc cosines), so a cut ring's shares are floats with a stated bound.
 
 Error bound. A crossing is computed from exact rationals: cos^2 and sin^2 of its half-angle are exact
 Fractions, each rounded once to a float, square-rooted and passed to atan2 (about 1 ulp each), then added to
