@@ -95,6 +95,16 @@ def test_a_ring_along_a_base_reach_touches_it_all_round_where_other_bases_cut_it
     assert abs(chance(result.model_chances()[0]) - 61 / 81) <= result.law.bound
 
 
+def test_a_ring_that_only_touches_a_base_is_never_read_at_the_touch():
+    """Aimed 2" from the left edge, a centre moved 5" lies on a ring that a 2" base 2.5" straight along x (reach 1.5
+    + 1 = 2.5) touches at one point only: no move of 5 covers it. The edge cuts the ring symmetrically about that
+    point, so the on-table piece's middle is the touch itself; the touch must not be read as the piece's outcome."""
+    read = templates.read_formation(formation(bs=1, aim=(2, 5), firer=(22, 5), bases=((4.5, 5, 2),)))
+    exact, numeric, _ = geometry.ring_law(read.aim, 5, [geometry.Circle(Fraction(9, 2), 5, Fraction(5, 2))],
+                                          read.table, lambda centre: templates.blast_outcome(read, centre))
+    assert set(exact) | set(numeric) == {templates.MISS, ((), ())}
+
+
 def test_a_blast_aimed_on_the_table_edge_misses_in_half_the_directions_it_moves():
     """Aimed on the left edge (x = 0): a moving centre goes beyond the edge in half the directions, so the miss
     chance is (1 - 35/81) / 2 = 23/81."""

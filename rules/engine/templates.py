@@ -104,14 +104,17 @@ def ring_meets_circle(aim: Point, distance: Number, circle: Circle) -> list[floa
     return [_angle(towards - half), _angle(towards + half)]
 
 
-def ring_touches_circle(aim: Point, distance: Number, circle: Circle) -> bool:
-    """Whether the ring only touches the circle: one direction on it, where an outcome read there is not the
-    ring's (a base touching the marker there and nowhere else)."""
+def ring_touches_circle(aim: Point, distance: Number, circle: Circle) -> list[float]:
+    """The one direction in which the ring only touches the circle, or none: an outcome read there is not its
+    neighbours' (a base touching the marker there and nowhere else), so it is never read there."""
     dx, dy = Fraction(circle.x) - Fraction(aim[0]), Fraction(circle.y) - Fraction(aim[1])
     d, r = Fraction(distance), Fraction(circle.radius)
     centre_squared = dx * dx + dy * dy
     numerator = d * d + centre_squared - r * r
-    return d != 0 and centre_squared != 0 and numerator * numerator == 4 * d * d * centre_squared
+    if d == 0 or centre_squared == 0 or numerator * numerator != 4 * d * d * centre_squared:
+        return []
+    towards = math.atan2(float(dy), float(dx))
+    return [_angle(towards if numerator > 0 else towards + math.pi)]
 
 
 def ring_points(aim: Point, distance: Number, count: int) -> list[Point]:
@@ -170,12 +173,12 @@ def ring_law(aim: Point, distance: Number, circles: Sequence[Circle], table: Tab
     cuts = [theta for circle in circles for theta in ring_meets_circle(aim, distance, circle)]
     if table is not None:
         cuts += ring_meets_table_edges(aim, distance, table)
+    touches = [theta for circle in circles for theta in ring_touches_circle(aim, distance, circle)]
     if not cuts:  # one outcome all round but at the points where a circle only touches the ring: read it at
         # exact points, one more than twice those, and keep the outcome most of them agree on
-        touches = sum(ring_touches_circle(aim, distance, circle) for circle in circles)
-        readings = [outcome_at(point) for point in ring_points(aim, distance, 2 * touches + 1)]
+        readings = [outcome_at(point) for point in ring_points(aim, distance, 2 * len(touches) + 1)]
         return {max(readings, key=readings.count): Fraction(1)}, {}, 0.0
-    shares = sweep(cuts, lambda theta: outcome_at(point_on_ring(aim, distance, theta)))
+    shares = sweep(cuts + touches, lambda theta: outcome_at(point_on_ring(aim, distance, theta)))
     return {}, shares, len(cuts) * ENDPOINT_ERROR / math.pi
 
 
