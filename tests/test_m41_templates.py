@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -339,3 +340,173 @@ def test_a_bad_formation_is_one_sentence_naming_the_place_and_writes_nothing(tmp
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"rules40k template: {path}: ") and words in err
     assert not plot.exists()
+
+
+# -- the geometry's contracts, piece by piece -----------------------------------------------------------------------
+
+
+def test_angles_are_kept_in_zero_to_two_pi():
+    """_angle maps any angle to [0, 2 pi): 0 stays 0, 0.5 stays 0.5, -0.5 becomes 2 pi - 0.5."""
+    assert geometry._angle(0.0) == 0.0 and geometry._angle(0.5) == 0.5
+    assert geometry._angle(-0.5) == pytest.approx(math.tau - 0.5)
+
+
+def test_a_ring_crosses_a_circle_at_the_law_of_cosines_angles():
+    """Ring radius 1 about the origin, circle radius 1 about (1, 0): cos = (1 + 1 - 1) / 2 = 1/2, so +-pi/3; a
+    circle of radius 2.9 about (1, 0) against a ring of radius 2: cos = (4 + 1 - 8.41) / 4 = -0.8525; a ring
+    touching a circle from outside or inside crosses it nowhere, and a ring of radius 0 has no directions."""
+    origin = (Fraction(0), Fraction(0))
+    assert sorted(geometry.ring_meets_circle(origin, 1, geometry.Circle(1, 0, 1))) == pytest.approx(
+        [math.pi / 3, math.tau - math.pi / 3])
+    assert sorted(geometry.ring_meets_circle(origin, 2, geometry.Circle(1, 0, Fraction(29, 10)))) == pytest.approx(
+        [math.acos(-0.8525), math.tau - math.acos(-0.8525)])
+    assert geometry.ring_meets_circle(origin, 1, geometry.Circle(2, 0, 1)) == []
+    assert geometry.ring_meets_circle(origin, 1, geometry.Circle(1, 0, 2)) == []
+    assert geometry.ring_meets_circle(origin, 0, geometry.Circle(1, 0, 1)) == []
+    assert geometry.ring_meets_circle(origin, 1, geometry.Circle(0, 0, 1)) == []
+
+
+def test_a_ring_touches_a_circle_towards_it_from_outside_and_away_from_it_inside():
+    """Ring radius 1 about the origin touches the circle of radius 1 about (2, 0) at direction 0, and the circle
+    of radius 2 about (1, 0) (which holds it) at direction pi; a ring of radius 0, a concentric circle or a
+    crossing circle is no touch."""
+    origin = (Fraction(0), Fraction(0))
+    assert geometry.ring_touches_circle(origin, 1, geometry.Circle(2, 0, 1)) == [0.0]
+    assert geometry.ring_touches_circle(origin, 1, geometry.Circle(1, 0, 2)) == [pytest.approx(math.pi)]
+    assert geometry.ring_touches_circle(origin, 0, geometry.Circle(1, 0, 1)) == []
+    assert geometry.ring_touches_circle(origin, 1, geometry.Circle(0, 0, 1)) == []
+    assert geometry.ring_touches_circle(origin, 1, geometry.Circle(1, 0, 1)) == []
+
+
+def test_ring_points_are_different_exact_points_of_the_ring():
+    """Every point lies exactly on the ring (radius 3 about (1, 2)) and no two are the same."""
+    points = geometry.ring_points((1, 2), 3, 5)
+    assert all((x - 1) ** 2 + (y - 2) ** 2 == 9 for x, y in points) and len(set(points)) == 5
+    for theta in (0.3, 1.9, 3.3, 5.0):
+        x, y = geometry.point_on_ring((1, 2), 3, theta)
+        assert (x - 1) ** 2 + (y - 2) ** 2 == 9
+        assert (float(x), float(y)) == pytest.approx((1 + 3 * math.cos(theta), 2 + 3 * math.sin(theta)))
+
+
+def test_a_ring_crosses_the_table_edges_where_it_leaves_the_table():
+    """On a 10" table, a ring of radius 2 about (1, 5) crosses x = 0 where cos = -1/2 (2 pi / 3, 4 pi / 3); one
+    about (5, 1) crosses y = 0 where sin = -1/2 (7 pi / 6, 11 pi / 6); one about (2, 5) only touches x = 0."""
+    table = geometry.Table(10, 10)
+    assert sorted(geometry.ring_meets_table_edges((1, 5), 2, table)) == pytest.approx([2 * math.pi / 3,
+                                                                                        4 * math.pi / 3])
+    assert sorted(geometry.ring_meets_table_edges((5, 1), 2, table)) == pytest.approx([7 * math.pi / 6,
+                                                                                        11 * math.pi / 6])
+    assert sorted(geometry.ring_meets_table_edges((9, 5), 2, table)) == pytest.approx([math.pi / 3,
+                                                                                        math.tau - math.pi / 3])
+    assert sorted(geometry.ring_meets_table_edges((5, 9), 2, table)) == pytest.approx([math.pi / 6,
+                                                                                        5 * math.pi / 6])
+    assert geometry.ring_meets_table_edges((2, 5), 2, table) == []
+    assert geometry.ring_meets_table_edges((2, 5), 0, table) == []
+
+
+def _hull_gap(drop, along, across):
+    """Distance to the hull of the two end circles by brute force: the hull is the union of the circles between
+    them, centres and radii interpolated."""
+    best = math.inf
+    for i in range(4001):
+        s = i / 4000
+        centre = drop.narrow_centre + s * (drop.wide_centre - drop.narrow_centre)
+        best = min(best, math.hypot(along - centre, across) - (drop.narrow + s * (drop.wide - drop.narrow)))
+    return max(best, 0.0)
+
+
+@pytest.mark.parametrize("point", [(3, 2), (5, -2.5), (0, 1), (-1, -1), (9.5, 1), (7, 0.5), (2, 0.3), (8, -3)])
+def test_teardrop_gap_matches_the_hull_by_brute_force(point):
+    """The closed form of the gap agrees with the brute-force distance to the hull of narrow radius 0.4 and wide
+    radius 1.3 over length 8.25 with the narrow end 0.5 from the pivot."""
+    drop = geometry.Teardrop(8.25, 0.4, 1.3, 0.5)
+    assert geometry.teardrop_gap(drop, *point) == pytest.approx(_hull_gap(drop, *point), abs=1e-5)
+
+
+@pytest.mark.parametrize("point, reach", [((4, 2), 0.5), ((6, -3), 1), ((-2, 1), 0.5), ((1.5, 0.2), 0.25)])
+def test_every_turn_where_a_base_comes_under_the_teardrop_is_a_cut(point, reach):
+    """Turning the template in 0.05 degree steps, wherever a base of that reach goes from under it to clear of it
+    (or back), a turn the sweep cuts at lies within the step."""
+    drop = geometry.Teardrop(8.25, 0.4, 1.3, 0.5)
+    cuts = geometry.teardrop_turns_touching(drop, point, reach)
+    steps = 7200
+    under = [geometry.teardrop_gap(drop, *geometry.teardrop_frame((0, 0), math.tau * i / steps, point)) <= reach
+             for i in range(steps + 1)]
+    changes = [math.tau * (i + 0.5) / steps for i in range(steps) if under[i] != under[i + 1]]
+    assert changes, "the case should have a change"
+    for turn in changes:
+        assert min(abs(math.remainder(turn - cut, math.tau)) for cut in cuts) <= math.tau / steps
+
+
+def test_the_teardrop_is_sized_from_the_formation():
+    """Widths are diameters of the end circles; the narrow end starts at the firer's base edge."""
+    read = templates.read_formation(formation(kind="template", aim=None, narrow_width=1, wide_width=3,
+                                              bases=((14, 24, 1),)))
+    assert templates.teardrop(read).template == geometry.Teardrop(8.25, 0.5, 1.5, 0.0)
+    assert read.ballistic_skill is None and read.firer.diameter == 0
+
+
+# -- the reader's edges ----------------------------------------------------------------------------------------------
+
+
+def test_bases_and_the_firer_may_touch_the_table_edge_and_each_other():
+    """Touching is not overlapping, and a base whose edge is on the table's edge is on the table."""
+    data = formation(bases=((0.5, 0.5, 1), (71.5, 47.5, 1), (34, 24, 1), (35, 24, 1)), aim=(0, 24))
+    data["firer"] = {"x": 0.5, "y": 24, "diameter": 1}
+    read = templates.read_formation(data)
+    assert len(read.bases) == 4 and read.bases[0].name == "m0"
+    data["bases"] = [{"x": 34, "y": 24, "diameter": 1}]
+    assert templates.read_formation(data).bases[0].name == "model 1"
+    templates.read_formation(formation(kind="template", aim=None, narrow_width=2, wide_width=2))
+    big = formation(bases=((10, 10, 1),), aim=(20, 20), firer=(10, 20))
+    big["table"] = {"width": 10 ** 6, "depth": 48}
+    templates.read_formation(big)
+
+
+READER_BAD = [
+    (dict(bases=((71.6, 24, 1),)), "bases[0] is off"),
+    (dict(bases=((34, 24, 1), (34.9, 24, 1))), "overlaps"),
+    (dict(bases=((34, 24, "1"),)), "bases[0].diameter must be a number"),
+    (dict(bases=((34, 24, 0),)), "bases[0].diameter must be more than 0"),
+    (dict(bases=()), "bases must be a non-empty list"),
+    (dict(bs=11), "weapon.BS must be"),
+    (dict(kind="template", aim=None, narrow_width=3, wide_width=2), "narrow_width must be at most"),
+    (dict(kind="template", aim=None, narrow_width=8, wide_width=8.5), "narrow_width must be at most"),
+    (dict(aim=(72.5, 24)), "aim is off"),
+]
+
+
+@pytest.mark.parametrize("changes, words", READER_BAD, ids=[w for _, w in READER_BAD])
+def test_the_reader_refuses_with_the_place(changes, words):
+    """Each bad formation is refused with a sentence naming the place."""
+    with pytest.raises(templates.FormationError, match=re.escape(words)):
+        templates.read_formation(formation(**changes))
+
+
+def test_the_reader_refuses_a_firer_off_the_table_and_a_table_over_a_million_inches():
+    """A 1" firer base centred 0.4" from the edge hangs off; a table of 1,000,001" is refused."""
+    data = formation()
+    data["firer"] = {"x": 0.4, "y": 24, "diameter": 1}
+    with pytest.raises(templates.FormationError, match="firer is off"):
+        templates.read_formation(data)
+    data = formation()
+    data["table"]["width"] = 10 ** 6 + 1
+    with pytest.raises(templates.FormationError, match="table.width must be at most"):
+        templates.read_formation(data)
+
+
+def test_the_aim_distance_is_exact_when_rational():
+    """3-4-5 gives 5; half an inch gives 1/2; a diagonal of half an inch each way is sqrt(1/2), not rational."""
+    def distance(aim):
+        return templates.aim_distance(templates.read_formation(formation(firer=(10, 10), aim=aim)))
+
+    assert distance((13, 14)) == 5 and distance((10.5, 10)) == Fraction(1, 2)
+    assert distance((10.5, 10.5)) == Fraction(math.sqrt(0.5)) and distance((11, 11)) == Fraction(math.sqrt(2))
+
+
+def test_a_miss_counts_as_no_model_hit():
+    """Aimed on the left edge at a base there, a large blast's miss (23/81 of shots) is part of 0 hits, and of
+    the (0, 0) split."""
+    result = blast_of(kind="large blast", aim=(0, 24), firer=(24, 24), bases=((0.5, 24, 1),))
+    assert chance(result.hits()[0]) >= chance(result.miss()) > 0.28
+    assert chance(result.joint_hits()[(0, 0)]) == pytest.approx(chance(result.hits()[0]))

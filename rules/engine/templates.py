@@ -62,10 +62,6 @@ class Law:
     numeric: dict[Hashable, float] = field(default_factory=dict)
     bound: float = 0.0
 
-    def probability(self, outcome: Hashable) -> float:
-        """The chance of one outcome, exact part and numeric part together."""
-        return float(self.exact.get(outcome, 0)) + self.numeric.get(outcome, 0.0)
-
     def outcomes(self) -> list:
         """Every outcome with a share: the exact ones first, then the numeric ones."""
         return list(self.exact) + [key for key in self.numeric if key not in self.exact]

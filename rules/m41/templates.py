@@ -50,7 +50,7 @@ class Formation:
     firer: Base
     aim: tuple[Fraction, Fraction] | None
     kind: str
-    ballistic_skill: int
+    ballistic_skill: int | None
     target_in_sight: bool
     narrow_width: Fraction | None
     wide_width: Fraction | None
@@ -108,7 +108,7 @@ def read_formation(data: Any) -> Formation:
     kind = weapon["kind"]
     if kind not in KINDS:
         raise FormationError(f"weapon.kind must be one of {', '.join(KINDS)}, not {kind!r}")
-    ballistic_skill, in_sight, narrow, wide, aim = 0, True, None, None, None
+    ballistic_skill, in_sight, narrow, wide, aim = None, True, None, None, None  # a template has no BS
     if kind == "template":
         for key in ("narrow_width", "wide_width"):
             if key not in weapon:
