@@ -1373,6 +1373,10 @@ def parser() -> argparse.ArgumentParser:
     _ruleset_option(p, "the ruleset whose attack rules to use (core, ninth or quickref)")
     p.set_defaults(run=cmd_calc)
 
+    from rules40k import template_command  # 999.m41's blasts and templates over a formation
+
+    template_command.add_parser(verbs)
+
     p = verbs.add_parser("compare", help="the same attack scenario under several rulesets' attack rules, side by side")
     p.add_argument("scenario", help="scenario JSON file, or - for standard input (an `editions` key may restate its "
                                     "weapons, target, context or choices for one ruleset)")

@@ -256,8 +256,9 @@ CALCULATOR_PROPERTIES = ("properties/test_calculator.py", "properties/test_quick
 def calculator_module(module: str) -> bool:
     """A module the calculator runs that no rule section owns: the engine, its front door and a ruleset's attack
     rules. Their functions are tagged with no section, yet a mutant of them changes what `calc` answers."""
-    return (module.startswith("rules.engine.") or module == "rules.calculator"
-            or (module.startswith("rules.") and module.endswith(".attacks")))
+    return module not in SUPPORT_TESTS and (
+        module.startswith("rules.engine.") or module == "rules.calculator"
+        or (module.startswith("rules.") and module.endswith(".attacks")))
 
 
 #: A ruleset whose attack rules have calculator properties of their own: its ``attacks`` module faces those instead
@@ -278,6 +279,8 @@ def calculator_refs(ruleset: str = "core") -> tuple[str, ...]:
 #: checks select them, so each names the project tests written for it. They run in this process, where the
 #: mutant is served: a test that runs the CLI in a subprocess imports the unmutated module and can tell nothing.
 SUPPORT_TESTS = {
+    "rules.engine.templates": ("tests/test_m41_templates.py",),  # the scatter-ring geometry, checked through m41's
+    "rules.m41.templates": ("tests/test_m41_templates.py",),  # formations (no section tags either module)
     "rules.logic": ("tests/test_logic.py",),
     "rules.messages": ("tests/test_messages.py",),
     "rules.model": ("tests/test_model.py", "tests/test_battlefield_geometry.py"),

@@ -31,6 +31,9 @@ TORRENT_REACH = 12  # "the narrow end is within 12” of the weapon"
 PISTOLS_IN_PAIRS = 2  # "Models can fire pistols in pairs"
 PISTOL_MELEE_ATTACKS = 1  # "make an single attack as if it were a melee weapon"
 SCATTER_HIT_FACES = 2  # Hit! faces of the six (interpretation m41-weapons-scatter-die-faces)
+SMALL_BLAST_DIAMETER = 3  # "the normal one (3” diameter)"
+LARGE_BLAST_DIAMETER = 5  # "the large one (5” diameter)"
+TEARDROP_LENGTH = Fraction(33, 4)  # "A teardrop template (8 1/4” long)"; the text gives no widths
 D6_FACES = 6
 
 
@@ -316,6 +319,28 @@ def barrage_scatter_distribution(ballistic_skill: int, aim_distance: int | Fract
         value = max(total - ballistic_skill, 0) if target_in_sight else total
         raw[value] = raw.get(value, Fraction(0)) + p
     return _scatter_distribution(raw, aim_distance, hit_faces)
+
+
+@rule("weapons/firing-blast-weapons")
+def beyond_table_edge(x: Any, y: Any, table_width: Any, table_depth: Any) -> Any:
+    """Whether a blast's centre hole at (x, y) lies beyond the table's edge (a point on the edge is still on it);
+    the table runs from 0 to its width and depth."""
+    return Or(x < 0, x > table_width, y < 0, y > table_depth)
+
+
+@rule("weapons/firing-blast-weapons", "weapons/blasts-and-large-blasts")
+def blast_marker_covers_base(centre_distance_squared: Any, marker_diameter: Any, base_diameter: Any) -> Any:
+    """Whether a base lies "partially or fully under" a blast marker, from the squared distance between their
+    centres: the two circles meet, touching included (interpretation m41-weapons-touching-base-is-under)."""
+    return 4 * centre_distance_squared <= (marker_diameter + base_diameter) * (marker_diameter + base_diameter)
+
+
+@rule("weapons/template-weapons-placing")
+def template_covers_base(gap: Any, base_diameter: Any) -> Any:
+    """Whether a base lies "fully or partially under" a template, from the gap between the base's centre and the
+    template (0 inside it): the base reaches the template, touching included (interpretation
+    m41-weapons-touching-base-is-under)."""
+    return 2 * gap <= base_diameter
 
 
 @rule("weapons/firing-blast-weapons")
