@@ -1,0 +1,145 @@
+"""What replacing some of a ruleset's attributes changes: ``python variant_probe.py JOB.json OUT.json``.
+
+Run in a fresh process by rules40k.review.variants, so the rule modules are loaded marked (rules40k.incremental)
+before anything imports them: one run of every check of the ruleset records which functions each one calls.
+Then, for each entry of the job (and all of them together), the entry's overrides are put in place and taken out
+again (rules40k/review/worker.py's ``_apply``): every cell of every decision table, found by its place
+("module.ATTRIBUTE"), is compared; the checks that call an overridden place are run again (not a table's own check, which is about the table it was planned with: its cells are compared
+instead); the intent checks run;
+and the m41 calculator sweeps its matchups, when the ruleset has one. "old" is the side with the overrides (the
+variant), "new" the ruleset as encoded.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def _tables(ruleset: str) -> dict[str, dict]:
+    """Every decision table of the ruleset's rule modules by its place, with every cell of its domain."""
+    import importlib
+
+    from rules import logic, registry
+
+    snapshot = importlib.import_module("rules40k.review.snapshot")  # (the package's own ``snapshot`` is a function)
+
+    modules = sorted({r.function.__module__ for rules in registry.load(ruleset).values() for r in rules})
+    found = {}
+    for name in modules:
+        for attribute, value in vars(importlib.import_module(name)).items():
+            if isinstance(value, logic.DecisionTable):
+                found[f"{name}.{attribute}"] = {"refs": list(value.refs), "inputs": [v.name for v in value.inputs],
+                                                "rows": value.labels(), "cells": snapshot.table_cells(value)}
+    return found
+
+
+def _places(overrides: dict[str, str]) -> set[str]:
+    """The overridden places as the call records name them ("module:attribute")."""
+    return {f"{place.rpartition('.')[0]}:{place.rpartition('.')[2]}" for place in overrides}
+
+
+def _intents(names: list[str]) -> dict[str, dict]:
+    from rules40k.review import intents_m41
+
+    return {name: intents_m41.INTENTS[name]() for name in names}
+
+
+def _outcomes(ruleset: str, overrides: dict[str, str]) -> dict:
+    """The calculator over the ruleset's sweep of matchups, with and without the overrides (when it has one)."""
+    import importlib.util
+
+    if importlib.util.find_spec(f"rules.{ruleset}.review_sweep") is None:
+        return {"applies": False, "why": f"the {ruleset} calculator has no sweep of matchups yet "
+                                         f"(rules/{ruleset}/review_sweep.py)"}
+    sweep = importlib.import_module(f"rules.{ruleset}.review_sweep")
+    from rules40k.review import worker
+
+    base = sweep.outcomes()
+    undo = worker._apply(overrides)
+    try:
+        worker._clear_rule_caches()
+        changed = sweep.outcomes()
+    finally:
+        worker._restore(undo)
+        worker._clear_rule_caches()
+    moved = [{"matchup": name, "old": changed[name], "new": base[name]} for name in base if changed[name] != base[name]]
+    return {"applies": True, "matchups": len(base), "moved": moved}
+
+
+def _run(item) -> dict:
+    """A check's result; one that raises under overrides is an error verdict (the variant broke what it stands on)."""
+    try:
+        return item.run()
+    except Exception as error:  # noqa: BLE001 - a verdict, not a crash
+        return {"id": item.key, "status": "error", "detail": f"{type(error).__name__}: {error}"}
+
+
+def main(argv: list[str]) -> int:
+    from rules40k import incremental
+
+    incremental.watch_imports()
+    job = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    ruleset = job["ruleset"]
+
+    from rules40k import checks
+    from rules40k.review import diff, worker
+
+    timings = {}
+    start = time.perf_counter()
+    planned = [item for item in checks.plan(ruleset, properties=False) if item.run is not None]
+    base, calls = {}, {}
+    for item in planned:
+        with incremental.watching(incremental.Record()) as record:
+            result = item.run()
+        base[item.key], calls[item.key] = result, record.calls
+    before_tables = _tables(ruleset)
+    intent_names = sorted({e["intent"] for e in job["entries"] if e.get("intent")})
+    new_intents = _intents(intent_names)
+    timings["baseline"] = round(time.perf_counter() - start, 2)
+
+    def probe(overrides: dict[str, str], intents: list[str]) -> dict:
+        places = _places(overrides)
+        undo = worker._apply(overrides)
+        try:
+            worker._clear_rule_caches()
+            tables = diff.diff_tables(_tables(ruleset), before_tables)["changed"]
+            verdicts = []
+            for item in planned:
+                if calls[item.key] & places and item.kind != "table":
+                    now = _run(item)
+                    if now["status"] != base[item.key]["status"]:
+                        verdicts.append({"id": now["id"], "name": now.get("name", ""), "refs": now.get("refs", []),
+                                         "old": now["status"], "new": base[item.key]["status"],
+                                         "detail": now.get("detail", "")})
+            old_intents = _intents(intents)
+        finally:
+            worker._restore(undo)
+            worker._clear_rule_caches()
+        outcomes = _outcomes(ruleset, overrides) if job.get("sweep") else {"applies": False, "why": "not asked"}
+        return {"tables": tables, "checks": verdicts, "reran": sum(1 for i in planned if calls[i.key] & places and i.kind != "table"),
+                "intents": {n: {"old": old_intents[n], "new": new_intents[n]} for n in intents},
+                "outcomes": outcomes}
+
+    entries = {}
+    start = time.perf_counter()
+    for entry in job["entries"]:
+        intents = [entry["intent"]] if entry.get("intent") else []
+        if entry["overrides"] or intents:
+            entries[entry["id"]] = probe(entry["overrides"], intents)
+    timings["entries"] = round(time.perf_counter() - start, 2)
+    start = time.perf_counter()
+    together = {place: source for e in job["entries"] for place, source in e["overrides"].items()}
+    whole = probe(together, intent_names)
+    timings["whole"] = round(time.perf_counter() - start, 2)
+    out = Path(argv[1])
+    out.write_text(json.dumps({"entries": entries, "whole": whole, "timings": timings, "checks": len(planned)},
+                              default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    sys.exit(main(sys.argv[1:]))
