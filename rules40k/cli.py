@@ -846,6 +846,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     from rules40k import review
     from rules40k.review import sweep as sweeps
 
+    if "@" in args.old or "@" in args.new:  # an in-tree version of a ruleset: m41@006 against m41@007
+        return _review_variants(args)
     ruleset = _ruleset_name(args)
     if args.plot and Path(args.plot).suffix not in {".svg", ".png"}:
         raise UsageError(f"{args.plot}: the plot must be an .svg or .png file")
@@ -877,6 +879,18 @@ def cmd_review(args: argparse.Namespace) -> int:
         if not args.timings:
             report = {k: v for k, v in report.items() if k != "timings"}
         _print_review(report)
+    return 0
+
+
+def _review_variants(args: argparse.Namespace) -> int:
+    from rules40k.review import variants
+
+    report = variants.review_variants(args.old, args.new, sweep=not args.no_sweep)
+    if args.save:
+        from rules40k.checks import write_results
+
+        write_results(report, Path(args.save))
+    print(json.dumps(report, indent=2, ensure_ascii=False, default=str) if args.json else "\n".join(variants.lines(report)))
     return 0
 
 

@@ -84,8 +84,19 @@ def main(argv: list[str]) -> int:
     job = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     ruleset = job["ruleset"]
 
-    from rules40k import checks
+    from rules40k import checks, domains
     from rules40k.review import diff, worker
+
+    # The domain pins are data (what the rules allow an input), the same in every version; read them before any
+    # override, since reading them looks each pinned table up by its name and a replaced table has another name.
+    read_pins, pinned = domains.pins, {}
+
+    def pins_read_once(ruleset: str, *rest):
+        if (ruleset, *rest) not in pinned:
+            pinned[(ruleset, *rest)] = read_pins(ruleset, *rest)
+        return pinned[(ruleset, *rest)]
+
+    domains.pins = pins_read_once
 
     timings = {}
     start = time.perf_counter()

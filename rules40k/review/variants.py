@@ -235,3 +235,51 @@ def review_variants(old_text: str, new_text: str, sweep: bool = True) -> dict:
     return {"kind": "variants", "ruleset": ruleset, "old": old_text, "new": new_text, "title": variant["title"],
             "source": variant["source"], "entries": entries, "whole": whole, "timings": found.get("timings", {}),
             "counts": {status: sum(1 for e in entries if e["status"] == status) for status in STATUSES}}
+
+
+STATUS_WORDS = {"reconstructed": "rebuilt", "too-vague": "too vague to rebuild", "no-rule-change": "no rule change",
+                "not-rebuilt": "not rebuilt"}
+
+
+def _cell_words(table: str, cell: dict) -> str:
+    """One changed cell in the game's terms: the to-wound chart as "S4 against T8: 5+ -> 6+"."""
+    inputs = cell["inputs"]
+    if set(inputs) == {"strength", "toughness"}:
+        return f"S{inputs['strength']} against T{inputs['toughness']}: {cell['old']}+ -> {cell['new']}+"
+    return f"{cell['label']}: {cell['old']} -> {cell['new']}"
+
+
+def lines(report: dict) -> list[str]:
+    """The review of a variant as text, note by note: the quote, what became of it, the cells, verdicts, intents."""
+    out = [f"{report['old']} -> {report['new']}: {report['title']}", f"Source: {report['source']}",
+           ", ".join(f"{count} {STATUS_WORDS[status]}" for status, count in report["counts"].items()), ""]
+
+    def changes(found: dict, indent: str = "    ") -> list[str]:
+        text = []
+        for table, change in found.get("tables", {}).items():
+            text.append(f"{indent}{change['changed']} of {change['total']} cells of {table} changed:")
+            text += [f"{indent}  {_cell_words(table, cell)}" for cell in change["cells"]]
+        for check in found.get("checks", []):
+            text.append(f"{indent}check {check['id']}: {check['old']} -> {check['new']}")
+        for name, sides in found.get("intents", {}).items():
+            for side in ("old", "new"):
+                verdict = sides[side]
+                shown_case = "" if verdict["counterexample"] is None else f" (counterexample: {verdict['counterexample']})"
+                text.append(f"{indent}intent {name} in {report[side]}: {verdict['verdict']}{shown_case}")
+        outcomes = found.get("outcomes") or {}
+        if outcomes.get("applies"):
+            text.append(f"{indent}{len(outcomes['moved'])} of {outcomes['matchups']} matchups moved")
+            text += [f"{indent}  {row['matchup']}: {row['old']} -> {row['new']}" for row in outcomes["moved"]]
+        return text
+
+    for entry in report["entries"]:
+        out.append(f"[{entry['note']}] {entry['id']}: {STATUS_WORDS[entry['status']]}")
+        out.append(f"    \"{entry['quote']}\"")
+        if entry["why"]:
+            out.append(f"    why: {entry['why']}")
+        out += changes(entry)
+    out += ["", "All notes together:"] + changes(report["whole"])
+    outcomes = report["whole"].get("outcomes") or {}
+    if not outcomes.get("applies", True):
+        out.append(f"    outcomes: {outcomes.get('why', '')}")
+    return out
