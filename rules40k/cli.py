@@ -546,8 +546,16 @@ def _percent(p) -> str:
 def cmd_calc(args: argparse.Namespace) -> int:
     from rules import calculator, dice, scenario, spec
 
+    data, source = None, ""
+    if _ruleset_name(args) == "m41":  # a vehicle target has its own calculator (rules40k/calc_vehicle.py)
+        from rules40k import calc_vehicle
+
+        data, source = _read_scenario_source(args.scenario)
+        if calc_vehicle.is_vehicle_scenario(data):
+            return calc_vehicle.run(data, source, args)
     name = _calculator_ruleset(args)
-    data, source = _read_scenario_source(args.scenario)
+    if data is None:
+        data, source = _read_scenario_source(args.scenario)
     try:
         sc = calculator.scenario_reader(name)(data, source)
         result = calculator.calculate(sc, ruleset=name)

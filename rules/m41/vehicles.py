@@ -34,6 +34,8 @@ ARMOUR_BASE = 10  # ramming: "Each point of armour above 10 on the point of impa
 EXPLOSION_WOUNDS_ON = 4  # explodes: "models in range suffer a hit, always wounding on a 4+"
 NO_RETREAT_GLANCE = 6  # combat resolution: "cause a glancing hit on a roll of a 6"
 NO_AP = 7  # a weapon of AP '-' (no AP), one worse than AP 6
+ARMOUR_COMPROMISED = 3  # vehicle damaged sub-result "3. Armour compromised, ... loses 1 point of armour value"
+UNPRINTED_AP = 6  # an AP the damage modifiers do not print (4 to 6): no modifier
 
 
 class Facing(enum.IntEnum):
@@ -492,9 +494,44 @@ def hull_points_lost(penetrating: Any, result: Any, already_on_fire: Any = False
     return from_penetration + from_result + from_fire
 
 
+@rule("vehicles/damage-chart")
+def set_on_fire(already_on_fire: Any, result: Damage) -> Any:
+    """Whether the vehicle is on fire after a damage result: an On Fire! result sets it aflame, and it stays so for
+    the rest of the attack (it lasts until the end of the turn after the following), so the penetrating hits
+    resolved after it cost the extra hull point.
+
+    Interpretation: vehicles-hits-resolved-one-at-a-time.
+    """
+    return Or(already_on_fire, result == Damage.ON_FIRE)
+
+
+@rule("vehicles/damage-chart")
+def armour_after_damaged_result(armour: Any, sub_result: Any) -> Any:
+    """The targeted facing's armour after a vehicle damaged sub-result: armour compromised (3) takes one point off,
+    every other sub-result leaves it (the revision note's "-1 AV to facing").
+
+    Interpretation: vehicles-armour-compromised-is-the-notes-result-5.
+    """
+    return If(sub_result == ARMOUR_COMPROMISED, armour - 1, armour)
+
+
+@rule("vehicles/damage-roll-modifiers", "weapons/armour-rend")
+def damage_roll_ap(ap: Any) -> Any:
+    """The AP a damage roll reads on the modifier table: a rend weapon's negative AP is an AP score the table does
+    not print (no modifier, as AP 4 to 6), not the "AP '-'" of a weapon without one.
+
+    Interpretation: vehicles-rend-reads-no-damage-modifier.
+    """
+    return If(ap < 1, UNPRINTED_AP, ap)
+
+
 @rule("vehicles/explodes", "vehicles/damage-chart")
 def explodes(hull_points: Any, on_fire: Any) -> Any:
-    """A vehicle that loses its final hull point while on fire explodes (otherwise it is wrecked)."""
+    """A vehicle that loses its final hull point while on fire explodes (otherwise it is wrecked); the hit that sets
+    it aflame counts.
+
+    Interpretation: vehicles-explodes-on-the-hit-that-sets-it-aflame.
+    """
     return And(destroyed(hull_points), on_fire)
 
 
