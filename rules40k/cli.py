@@ -897,7 +897,13 @@ def cmd_review(args: argparse.Namespace) -> int:
 def _review_variants(args: argparse.Namespace) -> int:
     from rules40k.review import variants
 
+    if args.plot and Path(args.plot).suffix not in {".svg", ".png"}:
+        raise UsageError(f"{args.plot}: the plot must be an .svg or .png file")
     report = variants.review_variants(args.old, args.new, sweep=not args.no_sweep)
+    if args.plot and report["whole"]["outcomes"].get("applies"):
+        from rules40k.review import sweep as sweeps
+
+        sweeps.plot_shift(report["whole"]["outcomes"]["plot"], Path(args.plot))
     if args.save:
         from rules40k.checks import write_results
 

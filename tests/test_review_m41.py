@@ -186,3 +186,26 @@ def test_the_reverse_review_swaps_the_sides(review_json, monkeypatch):
     table = {e["id"]: e for e in reverse["entries"]}["to-wound-less-than-half"]["tables"]
     cell = [c for c in table["rules.m41.shooting.TO_WOUND_TABLE"]["cells"] if c["inputs"] == {"strength": 4, "toughness": 8}]
     assert (cell[0]["old"], cell[0]["new"]) == (6, 5)
+
+
+def test_the_006_saves_reach_the_calculator(monkeypatch):
+    """1 boltgun beyond half range (1 shot, BS4: 2/3 hits, S4 against T3: 2/3 wounds, AP5 denies the 5+ armour) at a
+    Storm Guardian (6++ invulnerable) in light cover (5+): 007 takes 5+ then 6+ (one worse, floored at 6+), failing
+    4/6 x 5/6 = 5/9, so 4/9 x 5/9 = 20/81 destroyed; 006 takes 5+ then 7+ (no floor), failing 4/6, so 8/27."""
+    from rules import calculator
+    from rules.m41 import models
+
+    data = {"weapons": [{"name": "boltgun", "count": 1, "type": "Rapid Fire 1", "S": 4, "AP": 5, "BS": 4}],
+            "target": {"models": [{"name": "Storm Guardian", "count": 1, "WS": 4, "T": 3, "W": 1, "Sv": 5,
+                                   "InSv": 6}], "cover": "light"}}
+    assert calculator.outcome(data, ruleset="m41")["expected_models_destroyed"] == Fraction(20, 81)
+    monkeypatch.setattr(models, "successive_saves", revision006.successive_saves)
+    assert calculator.outcome(data, ruleset="m41")["expected_models_destroyed"] == Fraction(8, 27)
+
+
+def test_the_sweep_has_infantry_and_vehicle_matchups():
+    from rules40k.review import sweep_m41
+
+    found = sweep_m41.outcomes()
+    assert not [name for name, outcome in found.items() if "error" in outcome]
+    assert {o["measure"] for o in found.values()} == {"models destroyed", "hull points lost"}

@@ -12,6 +12,7 @@ variant), "new" the ruleset as encoded.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
@@ -48,25 +49,36 @@ def _intents(names: list[str]) -> dict[str, dict]:
 
 
 def _outcomes(ruleset: str, overrides: dict[str, str]) -> dict:
-    """The calculator over the ruleset's sweep of matchups, with and without the overrides (when it has one)."""
+    """The calculator over the ruleset's sweep of matchups (rules40k/review/sweep_<ruleset>.py), with the overrides
+    ("old") and without ("new"): the matchups that moved, and the models-destroyed ones in the form
+    rules40k.review.sweep.plot_shift draws."""
+    import importlib
     import importlib.util
+    from fractions import Fraction
 
-    if importlib.util.find_spec(f"rules.{ruleset}.review_sweep") is None:
-        return {"applies": False, "why": f"the {ruleset} calculator has no sweep of matchups yet "
-                                         f"(rules/{ruleset}/review_sweep.py)"}
-    sweep = importlib.import_module(f"rules.{ruleset}.review_sweep")
+    if importlib.util.find_spec(f"rules40k.review.sweep_{ruleset}") is None:
+        return {"applies": False, "why": f"{ruleset} has no sweep of matchups (rules40k/review/sweep_{ruleset}.py)"}
+    sweep = importlib.import_module(f"rules40k.review.sweep_{ruleset}")
     from rules40k.review import worker
 
-    base = sweep.outcomes()
+    new = sweep.outcomes()  # (the call records of the baseline say which overrides reach the calculator)
     undo = worker._apply(overrides)
     try:
         worker._clear_rule_caches()
-        changed = sweep.outcomes()
+        old = sweep.outcomes()
     finally:
         worker._restore(undo)
         worker._clear_rule_caches()
-    moved = [{"matchup": name, "old": changed[name], "new": base[name]} for name in base if changed[name] != base[name]]
-    return {"applies": True, "matchups": len(base), "moved": moved}
+    moved = [{"matchup": name, "old": old[name], "new": new[name]} for name in new if old[name] != new[name]]
+    models = [name for name in new if new[name].get("measure") == "models destroyed"
+              and old[name].get("measure") == "models destroyed"]
+    changed = [{"id": name, "shift": str(Fraction(new[name]["value"]) - Fraction(old[name]["value"]))}
+               for name in models if old[name] != new[name]]
+    shifts = [Fraction(c["shift"]) for c in changed]
+    plot = {"counts": {"total": len(models), "changed": len(changed), "increased": sum(1 for x in shifts if x > 0),
+                       "decreased": sum(1 for x in shifts if x < 0), "errors": 0, "not_comparable": 0},
+            "changed": changed, "points": [[name, old[name]["value"], new[name]["value"]] for name in models]}
+    return {"applies": True, "matchups": len(new), "moved": moved, "plot": plot}
 
 
 def _run(item) -> dict:
@@ -109,6 +121,15 @@ def main(argv: list[str]) -> int:
     before_tables = _tables(ruleset)
     intent_names = sorted({e["intent"] for e in job["entries"] if e.get("intent")})
     new_intents = _intents(intent_names)
+    calculator_calls: set[str] = set()
+    if job.get("sweep"):
+        import importlib.util
+
+        if importlib.util.find_spec(f"rules40k.review.sweep_{ruleset}") is not None:
+            sweep_module = importlib.import_module(f"rules40k.review.sweep_{ruleset}")
+            with incremental.watching(incremental.Record(files=False)) as record:
+                sweep_module.outcomes()
+            calculator_calls = record.calls
     timings["baseline"] = round(time.perf_counter() - start, 2)
 
     def probe(overrides: dict[str, str], intents: list[str]) -> dict:
@@ -130,6 +151,9 @@ def main(argv: list[str]) -> int:
             worker._restore(undo)
             worker._clear_rule_caches()
         outcomes = _outcomes(ruleset, overrides) if job.get("sweep") else {"applies": False, "why": "not asked"}
+        if outcomes.get("applies"):  # which replaced rules the calculator calls at all (none: nothing can move)
+            outcomes["overrides_called"] = sorted(place.replace(":", ".") for place in places & calculator_calls)
+            outcomes["overrides_not_called"] = sorted(place.replace(":", ".") for place in places - calculator_calls)
         return {"tables": tables, "checks": verdicts, "reran": sum(1 for i in planned if calls[i.key] & places and i.kind != "table"),
                 "intents": {n: {"old": old_intents[n], "new": new_intents[n]} for n in intents},
                 "outcomes": outcomes}

@@ -249,6 +249,20 @@ def _cell_words(table: str, cell: dict) -> str:
     return f"{cell['label']}: {cell['old']} -> {cell['new']}"
 
 
+def outcome_words(outcome: dict) -> str:
+    """A sweep outcome in the game's terms, to three figures (the JSON keeps it exact)."""
+    from fractions import Fraction
+
+    if "error" in outcome:
+        return f"refused ({outcome['error']})"
+    words = f"{float(Fraction(outcome['value'])):.3g} {outcome['measure']}"
+    if "destroyed" in outcome:
+        words += (f", destroyed {float(Fraction(outcome['destroyed'])):.1%}, "
+                  f"{float(Fraction(outcome['damage results suffered'])):.2f} damage results, "
+                  f"{float(Fraction(outcome['damaged sub-results'])):.2f} damaged sub-results")
+    return words
+
+
 def lines(report: dict) -> list[str]:
     """The review of a variant as text, note by note: the quote, what became of it, the cells, verdicts, intents."""
     out = [f"{report['old']} -> {report['new']}: {report['title']}", f"Source: {report['source']}",
@@ -269,7 +283,10 @@ def lines(report: dict) -> list[str]:
         outcomes = found.get("outcomes") or {}
         if outcomes.get("applies"):
             text.append(f"{indent}{len(outcomes['moved'])} of {outcomes['matchups']} matchups moved")
-            text += [f"{indent}  {row['matchup']}: {row['old']} -> {row['new']}" for row in outcomes["moved"]]
+            text += [f"{indent}  {row['matchup']}: {outcome_words(row['old'])} -> {outcome_words(row['new'])}"
+                     for row in outcomes["moved"]]
+            if outcomes.get("overrides_not_called"):
+                text.append(f"{indent}(the calculator never calls {', '.join(outcomes['overrides_not_called'])})")
         return text
 
     for entry in report["entries"]:
