@@ -412,6 +412,9 @@ def cmd_site(args: argparse.Namespace) -> int:
         results = checks.run_all(name, properties=not args.no_properties)
         checks.write_results(results, stage / "results.json")
         _review_derived_rulesets([name] if name else None, stage)
+        from rules40k.review import variants
+
+        variants.save_for_site(stage, [name] if name else None)  # m41@006 -> m41@007, note by note
         site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
                                   site_url=args.site_url, stage=stage)
     _console().print(f"Site written to {site_dir}")

@@ -300,3 +300,27 @@ def lines(report: dict) -> list[str]:
     if not outcomes.get("applies", True):
         out.append(f"    outcomes: {outcomes.get('why', '')}")
     return out
+
+
+#: The variant reviews the site's Errata reviews area shows: (old, new, file stem under reviews/).
+SITE_REVIEWS = (("m41@006", "m41@007", "m41-006-m41-007"),)
+
+
+def save_for_site(folder: Path, rulesets: list[str] | None = None) -> list[Path]:
+    """Write each site variant review of these rulesets (None: all) as reviews/<stem>.json with its plot .svg."""
+    from rules40k.checks import write_results
+    from rules40k.review import sweep as sweeps
+
+    written = []
+    for old, new, stem in SITE_REVIEWS:
+        if rulesets is not None and old.partition("@")[0] not in rulesets:
+            continue
+        report = review_variants(old, new)
+        (folder / "reviews").mkdir(parents=True, exist_ok=True)
+        target = folder / "reviews" / f"{stem}.json"
+        write_results(report, target)
+        if report["whole"]["outcomes"].get("applies"):
+            sweeps.plot_shift(report["whole"]["outcomes"]["plot"], target.with_suffix(".svg"),
+                              title=f"{old} → {new}: expected models destroyed over the m41 sweep")
+        written.append(target)
+    return written
