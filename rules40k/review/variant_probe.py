@@ -48,7 +48,7 @@ def _intents(names: list[str]) -> dict[str, dict]:
     return {name: intents_m41.INTENTS[name]() for name in names}
 
 
-def _outcomes(ruleset: str, overrides: dict[str, str]) -> dict:
+def _outcomes(ruleset: str, overrides: dict[str, str], new: dict | None = None) -> dict:
     """The calculator over the ruleset's sweep of matchups (rules40k/review/sweep_<ruleset>.py), with the overrides
     ("old") and without ("new"): the matchups that moved, and the models-destroyed ones in the form
     rules40k.review.sweep.plot_shift draws."""
@@ -61,7 +61,7 @@ def _outcomes(ruleset: str, overrides: dict[str, str]) -> dict:
     sweep = importlib.import_module(f"rules40k.review.sweep_{ruleset}")
     from rules40k.review import worker
 
-    new = sweep.outcomes()  # (the call records of the baseline say which overrides reach the calculator)
+    new = new if new is not None else sweep.outcomes()  # (the ruleset as encoded: the same for every entry)
     undo = worker._apply(overrides)
     try:
         worker._clear_rule_caches()
@@ -122,13 +122,14 @@ def main(argv: list[str]) -> int:
     intent_names = sorted({e["intent"] for e in job["entries"] if e.get("intent")})
     new_intents = _intents(intent_names)
     calculator_calls: set[str] = set()
+    base_outcomes = None
     if job.get("sweep"):
         import importlib.util
 
         if importlib.util.find_spec(f"rules40k.review.sweep_{ruleset}") is not None:
             sweep_module = importlib.import_module(f"rules40k.review.sweep_{ruleset}")
             with incremental.watching(incremental.Record(files=False)) as record:
-                sweep_module.outcomes()
+                base_outcomes = sweep_module.outcomes()
             calculator_calls = record.calls
     timings["baseline"] = round(time.perf_counter() - start, 2)
 
@@ -150,7 +151,12 @@ def main(argv: list[str]) -> int:
         finally:
             worker._restore(undo)
             worker._clear_rule_caches()
-        outcomes = _outcomes(ruleset, overrides) if job.get("sweep") else {"applies": False, "why": "not asked"}
+        if not job.get("sweep"):
+            outcomes = {"applies": False, "why": "not asked"}
+        elif not overrides:
+            outcomes = {"applies": False, "why": "no rule is replaced, so nothing can move"}
+        else:
+            outcomes = _outcomes(ruleset, overrides, base_outcomes)
         if outcomes.get("applies"):  # which replaced rules the calculator calls at all (none: nothing can move)
             outcomes["overrides_called"] = sorted(place.replace(":", ".") for place in places & calculator_calls)
             outcomes["overrides_not_called"] = sorted(place.replace(":", ".") for place in places - calculator_calls)
