@@ -974,7 +974,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     names = [ruleset] if ruleset else list(spec.rulesets())
     modules = [m for name in names for m in mutate.modules_of(name)]
     if args.module is not None:  # `--module ''` names no module; it must not mean every module
-        wanted = args.module if args.module.startswith("rules.") else f"rules.{args.module}"
+        wanted = args.module if args.module.startswith(("rules.", "rules40k.")) else f"rules.{args.module}"
         if wanted not in modules:
             raise UsageError(f"--module {_shown(args.module)} is not a rule module of "
                              f"{'the ruleset ' + ruleset if ruleset else 'any ruleset'} (e.g. core.objectives)")

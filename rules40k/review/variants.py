@@ -258,8 +258,8 @@ def outcome_words(outcome: dict) -> str:
     words = f"{float(Fraction(outcome['value'])):.3g} {outcome['measure']}"
     if "destroyed" in outcome:
         words += (f", destroyed {float(Fraction(outcome['destroyed'])):.1%}, "
-                  f"{float(Fraction(outcome['damage results suffered'])):.2f} damage results, "
-                  f"{float(Fraction(outcome['damaged sub-results'])):.2f} damaged sub-results")
+                  f"{float(Fraction(outcome['damage results suffered'])):.3g} damage results, "
+                  f"{float(Fraction(outcome['damaged sub-results'])):.3g} damaged sub-results")
     return words
 
 
