@@ -412,6 +412,9 @@ def cmd_site(args: argparse.Namespace) -> int:
         results = checks.run_all(name, properties=not args.no_properties)
         checks.write_results(results, stage / "results.json")
         _review_derived_rulesets([name] if name else None, stage)
+        from rules40k.review import variants
+
+        variants.save_for_site(stage, [name] if name else None)  # m41@006 -> m41@007, note by note
         site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
                                   site_url=args.site_url, stage=stage)
     _console().print(f"Site written to {site_dir}")
@@ -858,6 +861,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     from rules40k import review
     from rules40k.review import sweep as sweeps
 
+    if "@" in args.old or "@" in args.new:  # an in-tree version of a ruleset: m41@006 against m41@007
+        return _review_variants(args)
     ruleset = _ruleset_name(args)
     if args.plot and Path(args.plot).suffix not in {".svg", ".png"}:
         raise UsageError(f"{args.plot}: the plot must be an .svg or .png file")
@@ -889,6 +894,24 @@ def cmd_review(args: argparse.Namespace) -> int:
         if not args.timings:
             report = {k: v for k, v in report.items() if k != "timings"}
         _print_review(report)
+    return 0
+
+
+def _review_variants(args: argparse.Namespace) -> int:
+    from rules40k.review import variants
+
+    if args.plot and Path(args.plot).suffix not in {".svg", ".png"}:
+        raise UsageError(f"{args.plot}: the plot must be an .svg or .png file")
+    report = variants.review_variants(args.old, args.new, sweep=not args.no_sweep)
+    if args.plot and report["whole"]["outcomes"].get("applies"):
+        from rules40k.review import sweep as sweeps
+
+        sweeps.plot_shift(report["whole"]["outcomes"]["plot"], Path(args.plot))
+    if args.save:
+        from rules40k.checks import write_results
+
+        write_results(report, Path(args.save))
+    print(json.dumps(report, indent=2, ensure_ascii=False, default=str) if args.json else "\n".join(variants.lines(report)))
     return 0
 
 
@@ -951,7 +974,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     names = [ruleset] if ruleset else list(spec.rulesets())
     modules = [m for name in names for m in mutate.modules_of(name)]
     if args.module is not None:  # `--module ''` names no module; it must not mean every module
-        wanted = args.module if args.module.startswith("rules.") else f"rules.{args.module}"
+        wanted = args.module if args.module.startswith(("rules.", "rules40k.")) else f"rules.{args.module}"
         if wanted not in modules:
             raise UsageError(f"--module {_shown(args.module)} is not a rule module of "
                              f"{'the ruleset ' + ruleset if ruleset else 'any ruleset'} (e.g. core.objectives)")

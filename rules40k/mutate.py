@@ -296,6 +296,9 @@ SUPPORT_TESTS = {
     "rules.engine.vehicle": ("tests/test_m41_vehicle_attacks.py",),
     "rules.m41.vehicle_attacks": ("tests/test_m41_vehicle_attacks.py",),
     "rules.m41.vehicle_scenario": ("tests/test_m41_vehicle_attacks.py",),
+    # the review of m41@006 against m41@007: the intent checks and the reading of a versions file (in-process tests)
+    "rules40k.review.intents_m41": ("tests/test_review_m41_units.py",),
+    "rules40k.review.variants": ("tests/test_review_m41_units.py",),
 }
 
 SUPPORT_MARK = "tests:"  # a support module's mutants face the "section" tests:<module>: its tests

@@ -1068,6 +1068,14 @@ def review_page(books: list[Book], env: jinja2.Environment, slug: str, data: dic
     home = library.get(spec.DEFAULT_RULESET) or books[0]
     page = Page(home, path, f"review {slug}")
     ruleset = data.get("ruleset", "")
+    if data.get("kind") == "variants":  # an in-tree version against its ruleset (m41@006 against m41@007)
+        from rules40k_site import variant_review
+
+        book = library.get(ruleset) or home
+        page = Page(book, path, f"review {slug}")
+        link = lambda ref: page.link(spec.qualify(ruleset, ref)) if book.page_path(spec.qualify(ruleset, ref)) else escape(ref)  # noqa: E731
+        shown = posixpath.relpath(plot, "reviews") if plot else None
+        return path, env.get_template("variant_review.md.j2").render(variant_review.context(data, link, escape, shown))
 
     def link(ref: str) -> str:
         qualified = ref if ":" in ref or data.get("kind") == "rulesets" else spec.qualify(ruleset, ref)

@@ -16,6 +16,7 @@ from rules.m41 import (  # noqa: F401  (registers their rule functions)
     principles,
     psychic,
     reserves,
+    revision006,
     shooting,
     terrain,
     transports,

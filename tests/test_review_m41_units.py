@@ -1,0 +1,201 @@
+"""m41@006 against m41@007, in this process (what mutation testing of rules40k/review can see): the versions file,
+the exact changed cells, every note sentence in an entry, the intent checks, the text of a review."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rules.m41 import revision006, shooting, usr, vehicles
+import importlib
+
+from rules40k.review import diff, intents_m41, variants
+
+snapshot_cells = importlib.import_module("rules40k.review.snapshot").table_cells
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Worked by hand. 007's 6+ row is S-T <= -3 (T >= S+3); 006's was "less than half" (2S < T, T >= 2S+1); rows 2+
+# to 4+ are the same, and below those the other S<T cells need 5+. For S from 1 to 10, T up to 10, they differ
+# where exactly one holds: S1: T3 (006 6+, 007 5+); S2: none (S+3 = 2S+1 = 5); S3: T6; S4: T7, T8; S5: T8-T10;
+# S6: T9, T10; S7: T10; S8 and up: T would be 11 or more.
+TO_WOUND_CHANGED = {(1, 3): (6, 5), (3, 6): (5, 6), (4, 7): (5, 6), (4, 8): (5, 6), (5, 8): (5, 6), (5, 9): (5, 6),
+                    (5, 10): (5, 6), (6, 9): (5, 6), (6, 10): (5, 6), (7, 10): (5, 6)}
+
+
+def _cells(table) -> dict:
+    return {"x": {"refs": [], "inputs": [], "rows": [], "cells": snapshot_cells(table)}}
+
+
+def test_to_wound_change_is_exactly_the_cells_the_note_touches():
+    changed = diff.diff_tables(_cells(revision006.TO_WOUND_TABLE), _cells(shooting.TO_WOUND_TABLE))["changed"]["x"]
+    found = {(c["inputs"]["strength"], c["inputs"]["toughness"]): (c["old"], c["new"]) for c in changed["cells"]}
+    assert found == TO_WOUND_CHANGED
+
+
+def test_every_sentence_of_every_note_is_in_an_entry():
+    variant = variants.load("m41", "006")
+    assert variants.unquoted(variant) == []
+    assert len(variants.sentences("Renamed a thing. Fleeing is now d6 from 3+d6. Added X")) == 3
+
+
+def test_a_sentence_no_entry_quotes_is_reported():
+    variant = variants.load("m41", "006")
+    variant["entries"] = [e for e in variant["entries"] if e["id"] != "fleeing-d6"]
+    assert variants.unquoted(variant) == [("front/revision-007/morale", "Fleeing is now d6 from 3+d6.")]
+
+
+GOOD_ENTRY = """  - id: fleeing-d6
+    note: front/revision-007/morale
+    quote: Fleeing is now d6 from 3+d6.
+    status: reconstructed
+    overrides:
+      rules.m41.morale.fall_back_distance: rules.m41.revision006.fall_back_distance
+"""
+HEAD = "ruleset: m41\nversion: '006'\ntitle: t\nsource: s\nentries:\n"
+
+
+@pytest.mark.parametrize("text, words", [
+    (HEAD + GOOD_ENTRY.replace("Fleeing is now d6", "Fleeing is now 2d6"), "entries[0] (fleeing-d6).quote: is not part"),
+    (HEAD + GOOD_ENTRY.replace("reconstructed", "guessed"), "entries[0] (fleeing-d6).status: must be one of"),
+    (HEAD + GOOD_ENTRY.split("    overrides")[0], "a reconstructed entry must name what it replaces"),
+    (HEAD + GOOD_ENTRY.replace("status: reconstructed", "status: too-vague"), "only a reconstructed entry replaces"),
+    (HEAD + GOOD_ENTRY + GOOD_ENTRY, "'fleeing-d6' is used twice"),
+    (HEAD + GOOD_ENTRY.replace("front/revision-007/morale", "morale/fleeing"), "is not a revision note section"),
+    (HEAD + "  - id: x\n    note: [", "is not valid YAML"),
+    (HEAD.replace("title: t\n", ""), "lacks ['title']"),
+])
+def test_a_bad_versions_file_is_one_sentence_naming_the_place(tmp_path, text, words):
+    (tmp_path / "spec" / "m41" / "versions").mkdir(parents=True)
+    path = tmp_path / "spec" / "m41" / "versions" / "006.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(variants.VariantError) as error:
+        variants.load("m41", "006", root=tmp_path)
+    assert words in str(error.value) and str(path) in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_the_good_entry_is_read(tmp_path):
+    (tmp_path / "spec" / "m41" / "versions").mkdir(parents=True)
+    (tmp_path / "spec" / "m41" / "versions" / "006.yaml").write_text(HEAD + GOOD_ENTRY, encoding="utf-8")
+    assert variants.load("m41", "006", root=tmp_path)["entries"][0]["status"] == "reconstructed"
+
+
+# -- intents: each holds for 007, and flips on a version that breaks it ----------------------------------------------
+
+
+def test_to_wound_intent_holds_for_007_and_fails_on_the_old_chart(monkeypatch):
+    assert intents_m41.to_wound_covers_s3_to_t5()["verdict"] == "holds"
+    monkeypatch.setattr(shooting, "TO_WOUND_TABLE", revision006.TO_WOUND_TABLE)
+    failed = intents_m41.to_wound_covers_s3_to_t5()
+    assert failed["verdict"] == "fails" and failed["counterexample"] == {"strength": 4, "toughness": 8, "needs": 5}
+
+
+def test_to_wound_intent_finds_a_change_inside_s3_to_t5(monkeypatch):
+    """A chart asking 6+ at S-T of -2 changes S3 against T5 (5+ in 006): the z3 search must find such a cell."""
+    monkeypatch.setattr(shooting, "to_wound_needed", lambda s, t: shooting.If(s - t <= -2, 6, revision006.to_wound_needed(s, t)))
+    failed = intents_m41.to_wound_covers_s3_to_t5()
+    assert failed["verdict"] == "fails"
+    case = failed["counterexample"]
+    assert case["strength"] >= 3 and case["toughness"] <= 5 and case["strength"] - case["toughness"] == -2
+
+
+def test_twin_linked_intent_flips_on_006(monkeypatch):
+    assert intents_m41.twin_linked_stacks_with_rerolls()["verdict"] == "holds"
+    monkeypatch.setattr(usr, "twin_linked_hit_chance", revision006.twin_linked_hit_chance)
+    failed = intents_m41.twin_linked_stacks_with_rerolls()
+    # 2+ re-rolled once: 5/6 + 1/6 * 5/6 = 35/36 with or without twin-linked.
+    assert failed["verdict"] == "fails" and failed["counterexample"]["re-roll alone"] == "35/36"
+
+
+def test_poison_intent_catches_a_better_value_doing_worse(monkeypatch):
+    assert intents_m41.poison_better_value_never_worse()["verdict"] == "holds"
+    # A deliberately wrong poison: a 2+ poison wounding at 1/6, worse than every other value.
+    right = usr.poisoned_wound_chance
+    monkeypatch.setattr(usr, "poisoned_wound_chance",
+                        lambda needed, poison, melee, immune=False: Fraction(1, 6) if poison == 2 else right(
+                            needed, poison, melee, immune))
+    failed = intents_m41.poison_better_value_never_worse()
+    assert failed["verdict"] == "fails" and "poison 2+" in failed["counterexample"]
+
+
+def test_penetrating_hits_intent_fails_when_nothing_was_cranked_up(monkeypatch):
+    assert intents_m41.penetrating_hits_cranked_up()["verdict"] == "holds"
+    for name in ("results_bestowed", "damaged_sub_rolls", "hull_points_lost"):
+        monkeypatch.setattr(vehicles, name, getattr(revision006, name))
+    assert intents_m41.penetrating_hits_cranked_up()["verdict"] == "fails"
+    monkeypatch.setattr(vehicles, "damaged_sub_rolls", lambda result: 0)  # fewer damaged rolls than 006
+    failed = intents_m41.penetrating_hits_cranked_up()
+    assert failed["verdict"] == "fails" and failed["counterexample"]["AP"] == 1
+
+
+
+
+# -- the text and the reverse of a review, on a hand-made report ------------------------------------------------------
+
+HAND_MADE = {
+    "kind": "variants", "ruleset": "m41", "old": "m41@006", "new": "m41@007", "title": "T", "source": "S",
+    "counts": {"reconstructed": 1, "too-vague": 0, "no-rule-change": 0, "not-rebuilt": 0},
+    "entries": [{"id": "to-wound", "note": "front/revision-007/shooting-phase", "quote": "Q.", "status": "reconstructed",
+                 "why": "", "overrides": {"a.B": "c.D"},
+                 "tables": {"a.B": {"changed": 1, "total": 100, "rows_before": ["x"], "rows_after": ["y"],
+                                    "cells": [{"inputs": {"strength": 4, "toughness": 8}, "label": "strength 4, toughness 8",
+                                               "old": 5, "new": 6}]}},
+                 "checks": [{"id": "example:m41:e", "old": "failed", "new": "passed"}],
+                 "intents": {"i": {"old": {"verdict": "fails", "claim": "c", "counterexample": {"n": 2}},
+                                   "new": {"verdict": "holds", "claim": "c", "counterexample": None}}},
+                 "outcomes": {"applies": True, "matchups": 3, "overrides_not_called": ["a.X"],
+                              "moved": [{"matchup": "m", "old": {"measure": "models destroyed", "value": "1/2"},
+                                         "new": {"measure": "hull points lost", "value": "1/4", "destroyed": "1/8",
+                                                 "damage results suffered": "3/2", "damaged sub-results": "0/1"}}]}}],
+    "whole": {"outcomes": {"applies": False, "why": "not asked"}},
+}
+
+
+def test_the_text_of_a_review_in_the_games_terms():
+    text = variants.lines(HAND_MADE)
+    assert text[:3] == ["m41@006 -> m41@007: T", "Source: S",
+                        "1 rebuilt, 0 too vague to rebuild, 0 no rule change, 0 not rebuilt"]
+    assert "[front/revision-007/shooting-phase] to-wound: rebuilt" in text
+    assert "    1 of 100 cells of a.B changed:" in text and "      S4 against T8: 5+ -> 6+" in text
+    assert "    check example:m41:e: failed -> passed" in text
+    assert "    intent i in m41@006: fails (counterexample: {'n': 2})" in text and "    intent i in m41@007: holds" in text
+    assert "    1 of 3 matchups moved" in text
+    assert ("      m: 0.5 models destroyed -> 0.25 hull points lost, destroyed 12.5%, 1.5 damage results, 0 damaged "
+            "sub-results") in text
+    assert "    (the calculator never calls a.X)" in text and text[-1] == "    outcomes: not asked"
+
+
+def test_other_cells_read_as_their_label():
+    assert variants._cell_words("t", {"inputs": {"roll": 3}, "label": "roll 3", "old": "A", "new": "B"}) == "roll 3: A -> B"
+    assert variants.outcome_words({"error": "no"}) == "refused (no)"
+
+
+def test_the_reverse_of_a_review_swaps_every_side():
+    flipped = variants._flip(HAND_MADE["entries"][0])
+    cell = flipped["tables"]["a.B"]["cells"][0]
+    assert (cell["old"], cell["new"]) == (6, 5)
+    assert (flipped["tables"]["a.B"]["rows_before"], flipped["tables"]["a.B"]["rows_after"]) == (["y"], ["x"])
+    assert (flipped["checks"][0]["old"], flipped["checks"][0]["new"]) == ("passed", "failed")
+    assert flipped["intents"]["i"]["old"]["verdict"] == "holds"
+    assert flipped["outcomes"]["moved"][0]["old"]["measure"] == "hull points lost"
+    assert HAND_MADE["entries"][0]["tables"]["a.B"]["cells"][0]["old"] == 5  # the original is left as it was
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("m41@006", "m41@006", "is not such a pair"), ("m41@007", "m41@007", "is not such a pair"),
+    ("m41@004", "m41@007", "'m41@004' is not a known version"), ("m41", "m41@007", "is not a known version"),
+])
+def test_a_pair_that_is_not_a_variant_and_its_ruleset_is_refused(old, new, words):
+    with pytest.raises(variants.VariantError, match=words):
+        variants.review_variants(old, new)
+
+
+def test_the_known_versions_are_the_current_revision_and_the_files():
+    assert variants.known() == ["m41@007", "m41@006"]
+    assert variants.parse("m41@006") == ("m41", "006")
