@@ -80,3 +80,35 @@ def test_a_bad_concepts_file_is_one_sentence(tmp_path, text, message):
     with pytest.raises(editions.EditionsError) as caught:
         editions.concepts(path)
     assert str(caught.value).startswith(str(path)) and message in str(caught.value)
+
+
+@pytest.fixture(scope="module")
+def pages_with_m41(library) -> dict[str, str]:
+    books = [library[name] for name in ("core", "ninth", "quickref", "m41")]
+    return editions.pages(books, generate.Page, generate.escape)
+
+
+def test_999m41_has_its_column_under_its_short_name(library, pages_with_m41):
+    """Every concept that names 999.m41's sections gets a column headed by its short name (spec/rulesets.yaml),
+    quoting its own text: the to-wound chart's "-3 or less" row on the wound table's page."""
+    short = spec.ruleset("m41")["short"]
+    named = [c for c in editions.concepts() if "m41" in c["rulesets"]]
+    assert len(named) >= 14
+    for concept in named:
+        page = pages_with_m41[editions.page_path(concept)]
+        assert f"## {short}" in page, concept["id"]
+        for ref in concept["rulesets"]["m41"]:
+            assert f"(../m41/{ref}.md)" in page, (concept["id"], ref)
+    assert "-3 or less" in pages_with_m41["editions/wound-table.md"]
+    assert short in pages_with_m41["editions/index.md"]
+
+
+def test_999m41s_comparison_is_shown_with_hand_worked_samples(pages_with_m41):
+    """Saves: an armour save of 2+ and an invulnerable 2+ save a wound with 1 - 1/6 x 2/6 = 17/18 in 999.m41 (the
+    second save one worse, 3+) and 5/6 under the Core Rules (one roll against the better); the invulnerable save
+    agrees on all 5 x 10 x 2 = 100 inputs; overpower, absent from the Core Rules, says why."""
+    page = pages_with_m41["editions/saves.md"]
+    m41 = page[page.index("## Warhammer 999.m41"):]
+    assert "saves (2, 2): 17/18 here, 5/6 under the Core Rules" in m41
+    assert "computed on all 100 inputs of its domain: **agree**" in m41
+    assert "absent from the Core Rules (The Core Rules have no overpower" in m41
