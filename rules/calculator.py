@@ -52,6 +52,18 @@ class Calculator(Engine):
         super().__init__(scenario, rules, "fast" if engine == "chain" else engine)
 
 
+def scenario_reader(ruleset: str = "core"):
+    """The scenario reader of a ruleset: its own ``rules.<ruleset>.scenario.read_scenario`` if it has one (m41's
+    weapons and targets speak its own terms), else the shared ``rules.scenario.read_scenario``."""
+    try:
+        return importlib.import_module(f"rules.{ruleset}.scenario").read_scenario
+    except ModuleNotFoundError as error:
+        if error.name not in (f"rules.{ruleset}", f"rules.{ruleset}.scenario"):
+            raise
+    from rules.scenario import read_scenario
+    return read_scenario
+
+
 def calculate(scenario: Scenario, engine: str = "fast", ruleset: str = "core") -> Result:
     """The exact outcome of a scenario (the Python entry point of ``rules40k calc``)."""
     return Calculator(scenario, engine, ruleset).run()
@@ -60,9 +72,7 @@ def calculate(scenario: Scenario, engine: str = "fast", ruleset: str = "core") -
 def outcome(scenario: Mapping, ruleset: str = "core") -> dict:
     """Read a scenario mapping and return the headline distributions as Fractions (for example data), and each
     weapon's step as ``calc --explain`` prints it (``steps``), so an example can pin one of the step's numbers."""
-    from rules.scenario import read_scenario
-
-    result = calculate(read_scenario(scenario), ruleset=ruleset)
+    result = calculate(scenario_reader(ruleset)(scenario), ruleset=ruleset)
     return {"models_destroyed": result.models_destroyed, "wounds_lost": result.wounds_lost,
             "expected_models_destroyed": result.expected_models_destroyed,
             "expected_wounds_lost": result.expected_wounds_lost, "destroyed_by_group": result.destroyed_by_group,

@@ -549,7 +549,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
     name = _calculator_ruleset(args)
     data, source = _read_scenario_source(args.scenario)
     try:
-        sc = scenario.read_scenario(data, source)
+        sc = calculator.scenario_reader(name)(data, source)
         result = calculator.calculate(sc, ruleset=name)
     except (scenario.ScenarioError, ValueError) as error:
         raise _about(source, error) from None
@@ -584,8 +584,12 @@ def cmd_calc(args: argparse.Namespace) -> int:
                           + ".")
     if args.explain:
         chance = (lambda v: _ratio(v)) if args.exact else _percent  # noqa: E731
+        describe = getattr(calculator.attack_rules(name), "describe", None)  # a ruleset's own terms, if it has them
         for step in result.steps:
             console.rule(step["weapon"])
+            if describe is not None:
+                console.print(describe(step, chance))
+                continue
             criticals = "p_critical_hit" in step  # a ruleset without critical hits and wounds (ninth) names none
             console.print(
                 f"attacks ≈ {float(step['expected_attacks']):.3f}; hit on {step['skill']}+ with modifier "

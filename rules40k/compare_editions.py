@@ -71,7 +71,7 @@ def compare(data: Any, rulesets: list[str], source: str = "scenario") -> dict:
     results = {}
     for name in rulesets:
         try:
-            read = scenario.read_scenario(scenario_for(data, name, rulesets), source)
+            read = calculator.scenario_reader(name)(scenario_for(data, name, rulesets), source)
             results[name] = calculator.calculate(read, ruleset=name)
         except CompareError as error:
             raise CompareError(f"{source}: {error}") from None

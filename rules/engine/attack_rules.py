@@ -16,7 +16,8 @@ ruleset subclasses ``AttackRules`` and answers, for its own rules:
 - how mortal wounds land: ``mortal_wounds = "batch"`` (a critical wound's damage
   as mortal wounds on one model, the excess lost) or ``"spill"`` (each mortal
   wound one wound, spilling over to the next model);
-- the chance that a wound a model would lose is lost (Feel No Pain).
+- the chance that a wound a model would lose is lost (Feel No Pain); with ``saves = "each"``, ``wound_event`` may
+  give the whole law of one wound (saved or not, then the wounds lost) when it depends on the weapon.
 """
 
 from __future__ import annotations
@@ -142,3 +143,12 @@ class AttackRules:
     def wound_lost(self, group: Group) -> Any:
         """The chance that one wound a model of this group would lose is lost (1 without Feel No Pain)."""
         raise NotImplementedError
+
+    def wound_event(self, group: Group, plan: WeaponPlan) -> Mapping[int, Any]:
+        """``saves == "each"``: the chance of each number of wounds a model of this group loses to one wound
+        allocated to it. By default the save fails with ``save_fails``, then the plan's damage is lost wound by wound
+        with ``wound_lost``; a ruleset whose wounds differ within one weapon (a rending 6 at another AP, a Feel No
+        Pain that some wounds deny) gives the mixture instead."""
+        from rules.engine.kernels import saved_or_lost
+
+        return saved_or_lost(self.save_fails(group, plan), plan.damage, self.wound_lost(group))

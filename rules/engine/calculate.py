@@ -113,8 +113,7 @@ class Engine:
         """Per group: wounds one event takes from its model, and one mortal batch (or, spilling, one mortal wound)."""
         lost = [self.rules.wound_lost(g) for g in self.groups]
         if self.rules.saves == "each":
-            events = [k.saved_or_lost(self.rules.save_fails(g, plan), plan.damage, lost[i])
-                      for i, g in enumerate(self.groups)]
+            events = [self.rules.wound_event(g, plan) for g in self.groups]
         else:
             events = [k.loss_law(plan.damage, chance) for chance in lost]
         mortal_damage = {1: 1} if self.rules.mortal_wounds == "spill" else plan.mortal_damage

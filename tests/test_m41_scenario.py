@@ -1,0 +1,107 @@
+"""The m41 scenario reader: a legal scenario read in the document's terms, each bad one refused in one sentence."""
+
+import copy
+
+import pytest
+
+from rules.m41 import scenario as m41
+from rules.m41.weapons import NO_AP, WeaponType
+
+BOLTERS = {"name": "Boltgun", "count": 10, "type": "Rapid Fire 1", "S": 4, "AP": 5, "BS": 4, "rules": []}
+GUARDSMEN = {"name": "Guardsman", "count": 10, "WS": 3, "T": 3, "W": 1, "Sv": 5}
+LEGAL = {"weapons": [BOLTERS], "target": {"models": [GUARDSMEN], "cover": None}}
+
+
+def test_reads_a_legal_scenario_in_the_documents_terms():
+    """A rapid fire weapon, a melee weapon with rules, and a model with "-" save and FNP read as the fields say."""
+    data = copy.deepcopy(LEGAL)
+    data["weapons"].append({"name": "Power sword", "count": 1, "type": "Melee", "S": 4, "AP": 3, "WS": 5, "A": 2,
+                            "rules": ["Master-crafted", "Poisoned (4+)"]})
+    data["target"]["models"].append({"name": "Ogryn", "count": 2, "WS": 4, "T": 5, "W": 3, "Sv": "-", "FNP": 5,
+                                     "kind": "Monstrous Creature"})
+    data["target"]["cover"] = "Medium cover"
+    data["context"] = {"moved": True, "within_half_range": True}
+    sc = m41.read_scenario(data)
+    bolter, sword = sc.weapons
+    assert (bolter.kind, bolter.shots, bolter.BS, bolter.WS, bolter.AP) == (WeaponType.RAPID_FIRE, 1, 4, None, 5)
+    assert (sword.melee, sword.A, sword.WS, sword.BS) == (True, 2, 5, None)
+    assert [r.name for r in sword.rules] == ["Master Crafted", "Poisoned"]
+    assert sword.rule("poisoned").value == 4 and sword.rule("twin-linked") is None
+    ogryn = sc.models[1]
+    assert (ogryn.Sv, ogryn.FNP, ogryn.InSv, ogryn.kind) == (NO_AP, 5, None, "monstrous creature")
+    assert sc.cover == "medium" and sc.context.moved and not sc.context.charged
+
+
+def test_salvo_reads_both_numbers():
+    data = copy.deepcopy(LEGAL)
+    data["weapons"][0]["type"] = "Salvo 2/4"
+    weapon = m41.read_scenario(data).weapons[0]
+    assert (weapon.kind, weapon.shots, weapon.stationary_shots) == (WeaponType.SALVO, 2, 4)
+
+
+def test_rend_and_dash_ap():
+    for ap, read in (("-", NO_AP), (-2, -2), (1, 1), (6, 6)):
+        data = copy.deepcopy(LEGAL)
+        data["weapons"][0]["AP"] = ap
+        assert m41.read_scenario(data).weapons[0].AP == read
+
+
+BAD = [
+    (("weapons", 0, "AP"), 0, "weapons[0].AP must be 1 to 6, '-' or a rend of -1 to -3"),
+    (("weapons", 0, "AP"), -4, "weapons[0].AP must be 1 to 6"),
+    (("weapons", 0, "AP"), "5", "weapons[0].AP must be 1 to 6"),
+    (("weapons", 0, "type"), "Heavy", None),  # legal: a missing number is 1
+    (("weapons", 0, "type"), "Lasgun 1", "weapons[0].type must be a weapon type"),
+    (("weapons", 0, "type"), "Heavy 2/3", "weapons[0].type must be a weapon type"),
+    (("weapons", 0, "type"), "Heavy 11", "weapons[0].type: the shots must be from 1 to 10"),
+    (("weapons", 0, "type"), "Melee", "weapons[0].BS: a melee weapon takes A and WS, not BS"),
+    (("weapons", 0, "BS"), 0, "weapons[0].BS must be from 1 to 10"),
+    (("weapons", 0, "rules"), ["Twin-linked", "Laser Eyes"], "weapons[0].rules[1] is 'Laser Eyes', which is not"),
+    (("weapons", 0, "rules"), ["Poisoned (7+)"], "weapons[0].rules[0]: the value in brackets must be 2+ to 6+"),
+    (("weapons", 0, "rules"), ["Sniper", "sniper"], "weapons[0].rules[1] names Sniper twice"),
+    (("weapons", 0, "count"), 0, "weapons[0].count must be from 1 to 50"),
+    (("target", "models", 0, "Sv"), 1, "target.models[0].Sv must be from 2 to 6"),
+    (("target", "models", 0, "Sv"), None, "target.models[0].Sv must be a whole number"),
+    (("target", "models", 0, "kind"), "tank", "target.models[0].kind must be one of infantry"),
+    (("target", "models", 0, "rules"), ["Feel no Pain"], "target.models[0].rules[0]: give Feel no Pain as the"),
+    (("target", "models", 0, "T"), 11, "target.models[0].T must be from 1 to 10"),
+    (("target", "cover"), "dense", "target.cover must be light, medium, heavy or null"),
+    (("context", ), {"charged": 1}, "context.charged must be true or false"),
+    (("context", ), {"shooting": True}, "context.shooting is not a known key"),
+    (("choices", ), {"allocation_order": ["Ogryn"]}, "choices.allocation_order[0] names 'Ogryn', which is not a model"),
+    (("target", ), {"vehicle": {}, "facing": "front"}, "target.vehicle: the m41 calculator does not read vehicle"),
+    (("formation", ), {}, "formation: blast and template geometry is not read"),
+]
+
+
+@pytest.mark.parametrize("path,value,message", BAD)
+def test_bad_scenario_is_one_sentence_naming_the_place(path, value, message):
+    data = copy.deepcopy(LEGAL)
+    data.setdefault("context", {})
+    data.setdefault("choices", {})
+    node = data
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    if message is None:
+        m41.read_scenario(data)
+        return
+    with pytest.raises(m41.ScenarioError) as error:
+        m41.read_scenario(data, "x.json")
+    text = str(error.value)
+    assert text.startswith("x.json: ") and message in text, text
+    assert "\n" not in text
+
+
+def test_too_many_attack_dice_is_refused():
+    data = copy.deepcopy(LEGAL)
+    data["weapons"] = [dict(BOLTERS, count=50, type="Assault 10")] * 2
+    with pytest.raises(m41.ScenarioError, match="up to 1000 attack dice in all; at most 600"):
+        m41.read_scenario(data)
+
+
+def test_calculator_uses_the_rulesets_own_reader():
+    from rules import calculator, scenario
+
+    assert calculator.scenario_reader("m41") is m41.read_scenario
+    assert calculator.scenario_reader("ninth") is scenario.read_scenario
