@@ -49,7 +49,7 @@ _RULE_FUNCTIONS: set[Callable] = set()  # every function registered by @rule, wh
 #: Modules each public function of which examples and concept maps may call, though none encodes a section: adapters
 #: that ask another ruleset's question in a claim's terms (each function of rules.quickref.core_views answers as
 #: the Core Rules do, through their registered functions).
-ADAPTER_MODULES = frozenset({"rules.quickref.core_views", "rules.ninth.core_views"})
+ADAPTER_MODULES = frozenset({"rules.quickref.core_views", "rules.ninth.core_views", "rules.m41.core_views"})
 
 #: The other functions examples and concept maps may call though they encode no section (by where they are defined):
 #: lookups such as a mission's secondary, the calculator's front door for example data, and a claim's question put

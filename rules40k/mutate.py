@@ -284,6 +284,7 @@ SUPPORT_TESTS = {
     "rules.logic": ("tests/test_logic.py",),
     "rules.messages": ("tests/test_messages.py",),
     "rules.model": ("tests/test_model.py", "tests/test_battlefield_geometry.py"),
+    "rules.m41.core_scenarios": ("tests/test_m41_core_scenarios.py",),
     "rules.ninth.core_scenarios": ("tests/test_ninth_core_scenarios.py",),
     "rules.m41.scenario": ("tests/test_m41_scenario.py",),
     "rules.registry": ("tests/test_registry.py",),

@@ -56,6 +56,10 @@ def concepts(path: Path = EDITIONS_FILE) -> list[dict]:
                 raise EditionsError(f"{where} ({concept['id']}): {missing[0]!r} is not a section of {name}")
         if "attack" in concept and not isinstance(concept["attack"], dict):
             raise EditionsError(f"{where} ({concept['id']}): attack must be a scenario (a mapping)")
+        for name, restated in ((concept.get("attack") or {}).get("editions") or {}).items():
+            if not isinstance(restated, dict) and not (isinstance(restated, str) and restated.strip()):
+                raise EditionsError(f"{where} ({concept['id']}): attack.editions.{name} must restate the scenario (a "
+                                    "mapping) or say in a sentence why that ruleset cannot state it")
     return data
 
 
@@ -162,10 +166,14 @@ def _attack(concept: dict, books: list, escape: Any) -> list[str]:
     """The concept's worked attack under every ruleset built that has attack rules, as `rules40k compare` gives it."""
     from rules40k import compare_editions
 
-    names = [book.document for book in books if spec.ruleset(book.document).get("calculator")]
+    editions = concept["attack"].get("editions") or {}
+    unstated = {name: why for name, why in editions.items() if isinstance(why, str)}  # a ruleset without the weapon
+    names = [book.document for book in books if spec.ruleset(book.document).get("calculator")
+             and book.document not in unstated]
     if len(names) < 2:
         return []
-    answer = compare_editions.compare(concept["attack"], names, f"spec/editions.yaml ({concept['id']})")
+    attack = {**concept["attack"], "editions": {n: e for n, e in editions.items() if n in names}}  # those built
+    answer = compare_editions.compare(attack, names, f"spec/editions.yaml ({concept['id']})")
     labels = {book.document: book.short_title for book in books}
     weapons = answer["results"][names[0]].scenario.weapons
     target = answer["results"][names[0]].scenario.models
@@ -182,6 +190,9 @@ def _attack(concept: dict, books: list, escape: Any) -> list[str]:
     lines.append("| expected | " + " | ".join(f"{float(answer['results'][n].expected_models_destroyed):.2f}"
                                               for n in names) + " |")
     lines.append("")
+    for name, why in unstated.items():
+        if name in labels:
+            lines += [f"{escape(labels[name])} does not calculate this attack: {escape(why.strip())}", ""]
     return lines
 
 

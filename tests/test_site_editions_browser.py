@@ -43,3 +43,16 @@ def test_a_concept_page_fits_the_screen(browser_page, width):
     assert overflow <= 1, overflow
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"editions-objective-control-{width}.png"), full_page=False)
+
+
+def test_the_999m41_column_renders(browser_page):
+    """The saves page shows 999.m41 under its short name, after the rulesets before it, with its own quoted text
+    and the computed comparison's hand-worked sample (2+ then 3+: 17/18 against the Core Rules' single roll, 5/6)."""
+    page = browser_page.open("editions/saves.html")
+    headings = [h.rstrip("¶") for h in page.locator("article h2").all_inner_texts()]
+    assert "Warhammer 999.m41" in headings, headings
+    assert headings.index("Warhammer 999.m41") > headings.index("Core Rules")
+    quotes = page.locator("article .admonition.quote", has_text="As printed in Warhammer 999.m41")
+    assert quotes.count() == 5  # models/saving-throws and four sections of the weapons chapter
+    assert "17/18 here, 5/6 under the Core Rules" in page.locator("article").inner_text()
+    assert browser_page.errors == []

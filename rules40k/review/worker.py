@@ -200,7 +200,8 @@ def evaluate(root: str | None, scenarios: list[dict], overrides: dict[str, str] 
                         out.append(f"{NOT_COMPARABLE} {why}")
                         continue
                 try:
-                    read = scenario.read_scenario(data, "scenario")
+                    reader = getattr(calculator, "scenario_reader", None)  # a ruleset's own, where a tree has one
+                    read = (reader(ruleset or "core") if reader else scenario.read_scenario)(data, "scenario")
                     result = (calculator.calculate(read) if ruleset is None
                               else calculator.calculate(read, ruleset=ruleset))
                     out.append(_ratio(result.expected_models_destroyed))
