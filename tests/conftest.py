@@ -50,6 +50,43 @@ def truncated_document(tmp_path: Path) -> Path:
     return path
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Two workers (pyproject's addopts: -n 2 --dist loadfile). Each test file is a unit of work, so a module-scoped
+# fixture is made once; but the properties and the site's test files are ONE unit, run in collection order on one
+# worker: there the properties run first and ``built`` reuses their records, so the site is built once per run.
+# ---------------------------------------------------------------------------------------------------------------
+
+SITE_UNIT = "the properties and the site's tests"
+
+
+def unit_of(nodeid: str) -> str:
+    """The unit of work a test belongs to: its file, or the site unit (properties/, tests/test_site*.py)."""
+    path = nodeid.split("::")[0]
+    return SITE_UNIT if path.startswith(("properties/", "tests/test_site")) else path
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, with the site unit as one file; the largest unit (the site unit) goes out first."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SiteUnitFirst(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return SiteUnitFirst(config, log)
+
+
+def pytest_runtest_setup(item):
+    """A test that reads ``built`` outside the site unit would build the whole site again on the other worker,
+    running every property a second time: it fails before that, saying where its file belongs."""
+    if "built" in item.fixturenames and unit_of(item.nodeid) != SITE_UNIT:
+        pytest.fail(f"{item.nodeid} uses the built site, so its file must be named tests/test_site*.py "
+                    "(tests/conftest.py, unit_of)", pytrace=False)
+
+
 def pytest_configure(config):
     """One observer records the outcome of every refs-marked property as the suite runs it (properties/ first), so
     ``built`` reuses those outcomes instead of running the properties again. Registered for the whole session:
