@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from properties import mutation
-from rules.m41 import assault, shooting, usr, vehicles, weapons
+from rules.m41 import assault, shooting, usr, vehicle_scenario, vehicles, weapons
 from rules.m41.vehicle_attacks import calculate, outcome
 from rules.m41.vehicle_scenario import read_vehicle_scenario
 from rules.m41.vehicles import Damage, Penetration
@@ -308,3 +309,54 @@ def test_calc_prints_the_answer_in_the_games_terms_and_exact_json(capsys, tmp_pa
     answer = json.loads(capsys.readouterr().out)
     assert answer["hull_points_lost"] == {"0": "1/2", "1": "7/54", "2": "10/27"}  # as the example works it
     assert answer["steps"][0]["p_hit"] == "2/3"
+
+
+def _edge(weapon=None, vehicle=None, target=None, top=None):
+    data = {"weapons": [{"name": "gun", "count": 1, "type": "Heavy 1", "S": 8, "AP": 3, "BS": 4, **(weapon or {})}],
+            "target": {"vehicle": {"name": "tank", "front": 12, "side": 11, "rear": 10, "HP": 3, **(vehicle or {})},
+                       "facing": "front", **(target or {})}}
+    return {**data, **(top or {})}
+
+
+
+@pytest.mark.parametrize("weapon, vehicle", [
+    ({"AP": 6}, {}), ({"AP": -3}, {}), ({"AP": 1}, {}), ({"count": 1000}, {}), ({"BS": 10}, {}), ({"BS": 1}, {}),
+    ({"S": 10}, {}), ({}, {"side": 1, "rear": 1}), ({}, {"WS": 1}), ({}, {"WS": 10}), ({}, {"HP": 20}),
+    ({"type": "Melee", "WS": 4, "A": 10}, {}), ({"type": "Melee", "WS": 4, "A": 1}, {}),
+])
+def test_the_vehicle_reader_takes_every_value_at_the_edges_of_its_ranges(weapon, vehicle):
+    """The documented ranges are inclusive: AP 1 to 6 or a rend down to -3, count up to 1000, BS, WS and A 1 to 10,
+    armour from 1 (a damaged profile), hull points up to 20; a melee weapon is read with its A."""
+    data = _edge(weapon, vehicle)
+    if weapon.get("type") == "Melee":
+        del data["weapons"][0]["BS"]
+    read = vehicle_scenario.read_vehicle_scenario(data)
+    if weapon.get("type") == "Melee":
+        assert read.weapons[0].attacks == weapon["A"]
+    else:
+        assert read.weapons[0].attacks == 0
+    assert vehicle_scenario.is_vehicle_scenario(data)
+
+
+@pytest.mark.parametrize("weapon, vehicle, place", [
+    ({"AP": 7}, {}, "weapons[0].AP"), ({"AP": -4}, {}, "weapons[0].AP"), ({"count": 1001}, {}, "weapons[0].count"),
+    ({"BS": 11}, {}, "weapons[0].BS"), ({"type": "Melee", "WS": 4, "A": 11}, {}, "weapons[0].A"),
+    ({"type": "Melee", "WS": 11, "A": 1}, {}, "weapons[0].WS"), ({"WS": 4}, {}, "weapons[0].WS"),
+    ({"A": 2}, {}, "weapons[0].A"), ({"name": "gun", "type": " "}, {}, "weapons[0].type"),
+    ({}, {"WS": 11}, "target.vehicle.WS"), ({}, {"side": 0}, "target.vehicle.side"),
+    ({}, {"rear": 0}, "target.vehicle.rear"),
+])
+def test_the_vehicle_reader_refuses_one_past_each_edge_naming_the_place(weapon, vehicle, place):
+    """One past a range, a weapon key of the other kind, or an empty type: one sentence naming the place."""
+    data = _edge(weapon, vehicle)
+    if weapon.get("type") == "Melee":
+        del data["weapons"][0]["BS"]
+    with pytest.raises(ValueError, match=re.escape(place)):
+        vehicle_scenario.read_vehicle_scenario(data)
+
+
+def test_only_a_mapping_with_a_vehicle_target_is_a_vehicle_scenario():
+    """A list, a scenario whose target is not a mapping, or a target of models is not a vehicle scenario."""
+    assert not vehicle_scenario.is_vehicle_scenario([])
+    assert not vehicle_scenario.is_vehicle_scenario({"target": ["vehicle"]})
+    assert not vehicle_scenario.is_vehicle_scenario({"target": {"models": []}})
