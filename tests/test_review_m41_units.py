@@ -69,15 +69,37 @@ HEAD = "ruleset: m41\nversion: '006'\ntitle: t\nsource: s\nentries:\n"
     (HEAD + GOOD_ENTRY.replace("front/revision-007/morale", "morale/fleeing"), "is not a revision note section"),
     (HEAD + "  - id: x\n    note: [", "is not valid YAML"),
     (HEAD.replace("title: t\n", ""), "lacks ['title']"),
+    (HEAD.replace("ruleset: m41", "ruleset: core") + GOOD_ENTRY, "ruleset/version: must be m41 and '006'"),
+    (HEAD.replace("version: '006'", "version: '005'") + GOOD_ENTRY, "ruleset/version: must be m41 and '006'"),
+    (HEAD.replace("title: t", "title: '  '") + GOOD_ENTRY, "title"),
+    (HEAD + " []\n", "entries: must be a non-empty list"),
+    (HEAD.replace("entries:\n", "entries: {a: 1}\n"), "entries: must be a non-empty list"),
+    (HEAD + GOOD_ENTRY.replace("    overrides:\n      rules.m41.morale.fall_back_distance: rules.m41.revision006."
+                                "fall_back_distance\n", "    overrides: {}\n"),
+     "a reconstructed entry must name what it replaces"),
+    (HEAD + GOOD_ENTRY.replace("status: reconstructed", "status: too-vague").split("    overrides")[0],
+     "entries[0] (fleeing-d6).why"),
+    (HEAD + GOOD_ENTRY + "    why: '  '\n", "entries[0] (fleeing-d6).why"),
+    ("- a\n- b\n", "the file: must be a mapping"),
+    (b"\xff\xfe".decode("latin-1"), "is not UTF-8 text"),
 ])
 def test_a_bad_versions_file_is_one_sentence_naming_the_place(tmp_path, text, words):
     (tmp_path / "spec" / "m41" / "versions").mkdir(parents=True)
     path = tmp_path / "spec" / "m41" / "versions" / "006.yaml"
-    path.write_text(text, encoding="utf-8")
+    if words == "is not UTF-8 text":
+        path.write_bytes(b"\xff\xfe")
+    else:
+        path.write_text(text, encoding="utf-8")
     with pytest.raises(variants.VariantError) as error:
         variants.load("m41", "006", root=tmp_path)
     assert words in str(error.value) and str(path) in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_versions_file_that_cannot_be_read_is_one_sentence(tmp_path):
+    """A missing file is one sentence naming it and why (the system's words)."""
+    with pytest.raises(variants.VariantError, match=r"006\.yaml: cannot be read \(No such file or directory\)"):
+        variants.load("m41", "006", root=tmp_path)
 
 
 def test_the_good_entry_is_read(tmp_path):
