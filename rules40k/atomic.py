@@ -110,6 +110,20 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
+def write_figure(figure, path: str | os.PathLike) -> None:
+    """A matplotlib figure saved in place of ``path``, whole or not at all, in the format its suffix names (SVG if it
+    has none); an .svg without its date, so a rebuild is byte-identical. The figure is closed either way."""
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    try:
+        with replacing(path) as tmp:
+            figure.savefig(tmp, format=path.suffix.lstrip(".") or "svg",
+                           metadata={"Date": None} if path.suffix == ".svg" else None)
+    finally:
+        plt.close(figure)
+
+
 def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
     """Write ``text`` as it is (``\\n`` line ends on every platform: the outputs are compared byte for byte)."""
     write_bytes(path, text.encode(encoding))

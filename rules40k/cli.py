@@ -514,12 +514,7 @@ def plot_distribution(result, path: Path) -> None:
     figure.tight_layout()
     from rules40k import atomic
 
-    try:
-        with atomic.replacing(path) as tmp:
-            figure.savefig(tmp, format=path.suffix.lstrip(".") or "svg",
-                           metadata={"Date": None} if path.suffix == ".svg" else None)
-    finally:
-        plt.close(figure)
+    atomic.write_figure(figure, path)
 
 
 def _calculator_ruleset(args: argparse.Namespace) -> str:

@@ -152,9 +152,4 @@ def plot(answer: dict, path, labels: Mapping[str, str]) -> None:
     weapons = answer["results"][names[0]].scenario.weapons
     figure.suptitle(", ".join(w.name for w in weapons)[:90], parse_math=False)
     figure.tight_layout()
-    try:
-        with atomic.replacing(path) as tmp:
-            figure.savefig(tmp, format=path.suffix.lstrip(".") or "svg",
-                           metadata={"Date": None} if path.suffix == ".svg" else None)
-    finally:
-        plt.close(figure)
+    atomic.write_figure(figure, path)

@@ -136,12 +136,7 @@ def plot(result, path: Path) -> None:
                     label="chance the model is hit")
     axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=8, frameon=False)
     figure.tight_layout()
-    try:
-        with atomic.replacing(path) as tmp:
-            figure.savefig(tmp, format=path.suffix.lstrip("."),
-                           metadata={"Date": None} if path.suffix == ".svg" else None)
-    finally:
-        plt.close(figure)
+    atomic.write_figure(figure, path)
 
 
 def _teardrop_outline(result) -> list[tuple[float, float]]:

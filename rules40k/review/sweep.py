@@ -404,9 +404,4 @@ def plot_shift(comparison: Mapping, path: str | os.PathLike, title: str | None =
     figure.tight_layout()
     from rules40k import atomic
 
-    try:
-        with atomic.replacing(path) as tmp:
-            figure.savefig(tmp, format=path.suffix.lstrip("."),
-                           metadata={"Date": None} if path.suffix == ".svg" else None)
-    finally:
-        plt.close(figure)
+    atomic.write_figure(figure, path)
