@@ -1109,7 +1109,7 @@ def _bench_changed(args: argparse.Namespace, console) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    table = Table(title=f"verify --changed answering a one-function edit (target under {report['target_seconds']:g} s)")
+    table = _table(title=f"verify --changed answering a one-function edit (target under {report['target_seconds']:g} s)")
     for column in ("edit", "s", "checks rerun", "reused", "met"):
         table.add_column(column, justify="right" if column != "edit" else "left")
     for row in report["runs"]:
