@@ -856,13 +856,13 @@ def cmd_review(args: argparse.Namespace) -> int:
     from rules40k import review
     from rules40k.review import sweep as sweeps
 
-    if "@" in args.old or "@" in args.new:  # an in-tree version of a ruleset: m41@006 against m41@007
-        return _review_variants(args)
-    ruleset = _ruleset_name(args)
     if args.plot and Path(args.plot).suffix not in {".svg", ".png"}:
         raise UsageError(f"{args.plot}: the plot must be an .svg or .png file")
     if args.plot and not Path(args.plot).resolve().parent.is_dir():
         raise UsageError(f"{args.plot}: its folder does not exist")
+    if "@" in args.old or "@" in args.new:  # an in-tree version of a ruleset: m41@006 against m41@007
+        return _review_variants(args)
+    ruleset = _ruleset_name(args)
     executor = sweeps.dask_executor(args.scheduler) if args.scheduler else None
     with Progress(TextColumn("[bold]review[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=Console(stderr=True),
@@ -893,10 +893,10 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def _review_variants(args: argparse.Namespace) -> int:
+    """`review m41@006 m41@007`: a ruleset against an in-tree version of it (rules40k.review.variants); the plot path
+    was checked by cmd_review before any work."""
     from rules40k.review import variants
 
-    if args.plot and Path(args.plot).suffix not in {".svg", ".png"}:
-        raise UsageError(f"{args.plot}: the plot must be an .svg or .png file")
     report = variants.review_variants(args.old, args.new, sweep=not args.no_sweep)
     if args.plot and report["whole"]["outcomes"].get("applies"):
         from rules40k.review import sweep as sweeps

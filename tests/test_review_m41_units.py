@@ -3,9 +3,6 @@ the exact changed cells, every note sentence in an entry, the intent checks, the
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -221,3 +218,12 @@ def test_a_pair_that_is_not_a_variant_and_its_ruleset_is_refused(old, new, words
 def test_the_known_versions_are_the_current_revision_and_the_files():
     assert variants.known() == ["m41@007", "m41@006"]
     assert variants.parse("m41@006") == ("m41", "006")
+
+
+def test_a_variant_review_refuses_a_plot_it_cannot_draw_before_any_work(monkeypatch, capsys):
+    """`review m41@006 m41@007 --plot x.pdf` is refused by the same check as every review, before the review runs."""
+    from rules40k import cli
+
+    monkeypatch.setattr(variants, "review_variants", lambda *a, **k: pytest.fail("the review ran"))
+    assert cli.main(["review", "m41@006", "m41@007", "--plot", "x.pdf"]) == 2
+    assert "x.pdf: the plot must be an .svg or .png file" in capsys.readouterr().err
