@@ -10,6 +10,7 @@ import pytest
 
 from rules.m41 import revision006, shooting, usr, vehicles
 import importlib
+import json
 
 from rules40k.review import diff, intents_m41, variants
 
@@ -227,3 +228,173 @@ def test_a_variant_review_refuses_a_plot_it_cannot_draw_before_any_work(monkeypa
     monkeypatch.setattr(variants, "review_variants", lambda *a, **k: pytest.fail("the review ran"))
     assert cli.main(["review", "m41@006", "m41@007", "--plot", "x.pdf"]) == 2
     assert "x.pdf: the plot must be an .svg or .png file" in capsys.readouterr().err
+
+
+# -- edges of the intent checks' domains (S 3 to 10 against T 1 to 5; poison 2+ to 6+) ---------------------------------
+
+
+def _chart_wrong_at(monkeypatch, strength, toughness):
+    """007's chart, but asking 6+ at one cell."""
+    right = shooting.to_wound_needed
+    monkeypatch.setattr(shooting, "to_wound_needed",
+                        lambda s, t: shooting.If(shooting.And(s == strength, t == toughness), 6, right(s, t)))
+
+
+@pytest.mark.parametrize("strength, toughness", [(10, 1), (3, 1), (10, 5), (3, 5)])
+def test_to_wound_intent_sees_every_corner_of_s3_to_t5(monkeypatch, strength, toughness):
+    _chart_wrong_at(monkeypatch, strength, toughness)
+    failed = intents_m41.to_wound_covers_s3_to_t5()
+    assert failed["verdict"] == "fails"
+    assert (failed["counterexample"]["strength"], failed["counterexample"]["toughness"]) == (strength, toughness)
+
+
+@pytest.mark.parametrize("strength, toughness", [(11, 1), (2, 5), (3, 6)])
+def test_to_wound_intent_ignores_cells_outside_s3_to_t5(monkeypatch, strength, toughness):
+    """S11 is past the charts' 1 to 10, S2 below the note's S3, T6 above its T5: a change there is not the note's."""
+    _chart_wrong_at(monkeypatch, strength, toughness)
+    assert intents_m41.to_wound_covers_s3_to_t5()["verdict"] == "holds"
+
+
+def test_poison_intent_names_the_two_values_and_their_chances(monkeypatch):
+    right = usr.poisoned_wound_chance
+    monkeypatch.setattr(usr, "poisoned_wound_chance",
+                        lambda needed, poison, melee, immune=False: Fraction(1, 6) if poison == 2 else right(
+                            needed, poison, melee, immune))
+    # needed 2+, ranged, not immune: poison 3+ wounds on min(2, 3) = 2+, 5/6.
+    assert intents_m41.poison_better_value_never_worse()["counterexample"] == {
+        "needed": 2, "melee": False, "immune": False, "poison 2+": "1/6", "poison 3+": "5/6"}
+
+
+def test_poison_intent_compares_each_value_with_the_next(monkeypatch):
+    right = usr.poisoned_wound_chance
+    monkeypatch.setattr(usr, "poisoned_wound_chance",
+                        lambda needed, poison, melee, immune=False: Fraction(0) if poison == 5 else right(
+                            needed, poison, melee, immune))
+    failed = intents_m41.poison_better_value_never_worse()
+    assert failed["verdict"] == "fails" and "poison 5+" in failed["counterexample"] and "poison 6+" in failed["counterexample"]
+
+
+def test_poison_intent_stops_at_6_plus(monkeypatch):
+    """A 7+ poison is no value the rules print: how one would wound is not the note's concern."""
+    right = usr.poisoned_wound_chance
+    monkeypatch.setattr(usr, "poisoned_wound_chance",
+                        lambda needed, poison, melee, immune=False: Fraction(1) if poison == 7 else right(
+                            needed, poison, melee, immune))
+    assert intents_m41.poison_better_value_never_worse()["verdict"] == "holds"
+
+
+def test_penetrating_hits_counterexample_gives_both_versions_numbers(monkeypatch):
+    """AP1 adds 3 to the damage roll: 4-6 vehicle damaged (bestowing stunned and shaken: 3 results), 7-9 On Fire (4),
+    so 3/6 x 3 + 3/6 x 4 = 7/2 results, 0 damaged rolls (the broken rule), 1 + 1 = 2 hull points; in 006 one result
+    each, one damaged roll each, 2 hull points."""
+    monkeypatch.setattr(vehicles, "damaged_sub_rolls", lambda result: 0)
+    assert intents_m41.penetrating_hits_cranked_up()["counterexample"] == {
+        "AP": 1, "now": ["7/2", "0", "2"], "006": ["1", "1", "2"]}
+
+
+# -- the versions file: each field's own refusal ------------------------------------------------------------------
+
+
+def _load(tmp_path, text):
+    (tmp_path / "spec" / "m41" / "versions").mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "spec" / "m41" / "versions" / "006.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(variants.VariantError) as error:
+        variants.load("m41", "006", root=tmp_path)
+    return str(error.value).replace(str(path), "FILE")
+
+
+def test_each_field_of_a_versions_file_is_checked(tmp_path):
+    assert _load(tmp_path, HEAD.replace("title: t", "title: '  '") + GOOD_ENTRY) == "FILE: title: must be a non-empty text"
+    assert _load(tmp_path, HEAD.replace("title: t", "title: 3") + GOOD_ENTRY) == "FILE: title: must be a non-empty text"
+    assert _load(tmp_path, HEAD.replace("'006'", "'005'") + GOOD_ENTRY) == (
+        "FILE: ruleset/version: must be m41 and '006', as the file's place says")
+    assert _load(tmp_path, HEAD.replace("ruleset: m41", "ruleset: core") + GOOD_ENTRY).startswith("FILE: ruleset/version")
+    assert _load(tmp_path, HEAD + " []\n") == "FILE: entries: must be a non-empty list"
+    assert _load(tmp_path, HEAD + GOOD_ENTRY.split("    overrides")[0] + "    overrides: {}\n") == (
+        "FILE: entries[0] (fleeing-d6).overrides: a reconstructed entry must name what it replaces")
+    vague = GOOD_ENTRY.split("    overrides")[0].replace("reconstructed", "too-vague")
+    assert _load(tmp_path, HEAD + vague) == "FILE: entries[0] (fleeing-d6).why: must be a non-empty text"
+    assert _load(tmp_path, HEAD + GOOD_ENTRY + "    why: ''\n") == (
+        "FILE: entries[0] (fleeing-d6).why: must be a non-empty text")
+
+
+def test_a_missing_or_broken_versions_file(tmp_path):
+    with pytest.raises(variants.VariantError) as error:
+        variants.load("m41", "006", root=tmp_path)
+    assert str(error.value).endswith("006.yaml: cannot be read (No such file or directory)")
+    assert _load(tmp_path, "a: [\n") == "FILE: line 2, column 1 is not valid YAML (did not find expected node content)"
+
+
+# -- the review's probe process and its sides, with the probe replaced --------------------------------------------
+
+
+def _fake_probe(seen=None):
+    def probe(variant, sweep=True):
+        if seen is not None:
+            seen.append((variant["version"], sweep))
+        return {"entries": {e["id"]: {k: e[k] for k in ("tables", "checks", "intents", "outcomes")}
+                            for e in HAND_MADE["entries"]}, "whole": {"outcomes": {"applies": False, "why": "w"}},
+                "timings": {"t": 1}}
+    return probe
+
+
+def test_a_forward_review_keeps_the_probes_sides(monkeypatch):
+    seen = []
+    monkeypatch.setattr(variants, "probe", _fake_probe(seen))
+    hand = dict(HAND_MADE["entries"][0], id="to-wound-less-than-half")
+    monkeypatch.setattr(variants, "_fake", None, raising=False)
+    probe = _fake_probe(seen)
+    monkeypatch.setattr(variants, "probe", lambda variant, sweep=True: {
+        **probe(variant, sweep), "entries": {"to-wound-less-than-half": {k: hand[k] for k in ("tables", "checks")}}})
+    report = variants.review_variants("m41@006", "m41@007", sweep=False)
+    assert seen == [("006", False)]
+    assert (report["kind"], report["ruleset"], report["old"], report["new"]) == ("variants", "m41", "m41@006", "m41@007")
+    entry = {e["id"]: e for e in report["entries"]}["to-wound-less-than-half"]
+    assert entry["tables"]["a.B"]["cells"][0]["old"] == 5 and entry["status"] == "reconstructed"
+    assert report["counts"] == {"reconstructed": 10, "too-vague": 32, "no-rule-change": 9, "not-rebuilt": 2}
+    assert report["whole"] == {"outcomes": {"applies": False, "why": "w"}} and report["timings"] == {"t": 1}
+
+
+def test_flipping_an_entry_without_outcomes(monkeypatch):
+    assert variants._flip({"outcomes": {"applies": False, "why": "w"}}) == {"outcomes": {"applies": False, "why": "w"}}
+
+
+def test_the_site_gets_the_reviews_of_its_rulesets(monkeypatch, tmp_path):
+    monkeypatch.setattr(variants, "probe", _fake_probe())
+    assert variants.save_for_site(tmp_path, ["core"]) == []
+    written = variants.save_for_site(tmp_path, ["m41"])
+    assert written == [tmp_path / "reviews" / "m41-006-m41-007.json"]
+    assert json.loads(written[0].read_text(encoding="utf-8"))["old"] == "m41@006"
+    assert not (tmp_path / "reviews" / "m41-006-m41-007.svg").exists()  # no sweep, no plot
+
+
+@pytest.mark.parametrize("script, words", [
+    ("import sys; print('first', file=sys.stderr); print('last words', file=sys.stderr); sys.exit(1)",
+     "the review of m41@006 failed: last words"),
+    ("import sys; sys.exit(3)", "the review of m41@006 failed: no output"),
+    ("import sys; print('x' * 400, file=sys.stderr); sys.exit(1)", "the review of m41@006 failed: " + "x" * 300),
+])
+def test_a_probe_that_fails_is_one_sentence(monkeypatch, tmp_path, script, words):
+    fake = tmp_path / "probe.py"
+    fake.write_text(script, encoding="utf-8")
+    monkeypatch.setattr(variants, "PROBE", fake)
+    with pytest.raises(variants.ReviewError) as error:
+        variants.probe(variants.load("m41", "006"), sweep=False)
+    assert str(error.value) == words
+
+
+def test_a_probe_that_hangs_is_stopped(monkeypatch, tmp_path):
+    fake = tmp_path / "probe.py"
+    fake.write_text("import time; time.sleep(30)", encoding="utf-8")
+    monkeypatch.setattr(variants, "PROBE", fake)
+    with pytest.raises(variants.ReviewError, match="did not finish within 0.5 s"):
+        variants.probe(variants.load("m41", "006"), sweep=False, timeout=0.5)
+
+
+def test_a_probe_that_succeeds_is_read(monkeypatch, tmp_path):
+    fake = tmp_path / "probe.py"
+    fake.write_text("import json, sys; job = json.load(open(sys.argv[1]));"
+                    " json.dump({'job': job['ruleset'], 'sweep': job['sweep']}, open(sys.argv[2], 'w'))", encoding="utf-8")
+    monkeypatch.setattr(variants, "PROBE", fake)
+    assert variants.probe(variants.load("m41", "006"), sweep=False) == {"job": "m41", "sweep": False}
