@@ -3,15 +3,14 @@ the exact changed cells, every note sentence in an entry, the intent checks, the
 
 from __future__ import annotations
 
+import importlib
+import json
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from rules.m41 import revision006, shooting, usr, vehicles
-import importlib
-import json
-
 from rules40k.review import diff, intents_m41, variants
 
 snapshot_cells = importlib.import_module("rules40k.review.snapshot").table_cells
