@@ -15,7 +15,7 @@ import z3
 
 from properties.proofs import Built, proof
 from rules.logic import DecisionTable, Row, Var
-from rules.m41 import morale, shooting
+from rules.m41 import assault, morale, shooting
 from rules.m41.morale import Morale, When
 
 
@@ -46,6 +46,20 @@ def _one_misses() -> Built:
     goal = z3.And(z3.Not(shooting.hit_scored(1, bs, penalty)),
                   shooting.hitting_faces(6, 0) == shooting.hitting_faces(5, 0))
     return [_between(bs, 1, 10), _between(penalty, -3, 3)], goal, {"ballistic_skill": bs, "penalty": penalty}
+
+
+@proof("m41-to-hit-faces-are-n-or-better", ("m41:shooting/to-hit", "m41:assault/to-hit"),
+       "On both to-hit charts a higher D6 result never misses where a lower one hits (BS or WS 1 to 10, a bonus or "
+       "penalty of -3 to 3), so the faces that hit are one result and every one above it: the calculator's "
+       "re-roll and twin-linked chances, which take an N+, rest on this.")
+def _to_hit_faces_are_a_threshold() -> Built:
+    low, high, skill, other_ws, penalty = z3.Ints("low_roll high_roll skill defender_ws penalty")
+    pre = [_between(low, 1, 6), _between(high, low, 6), _between(skill, 1, 10), _between(other_ws, 1, 10),
+           _between(penalty, -3, 3)]
+    goal = z3.And(z3.Implies(shooting.hit_scored(low, skill, penalty), shooting.hit_scored(high, skill, penalty)),
+                  z3.Implies(assault.hits(low, skill, other_ws, penalty), assault.hits(high, skill, other_ws, penalty)))
+    return pre, goal, {"low_roll": low, "high_roll": high, "skill": skill, "defender_ws": other_ws,
+                       "penalty": penalty}
 
 
 # -- To wound ------------------------------------------------------------------------------------------------------

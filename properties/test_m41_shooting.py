@@ -17,7 +17,7 @@ from properties import broken_rules
 from properties import proofs_m41_shooting
 from rules import registry, spec
 from rules.logic import And, If, Or, check_table
-from rules.m41 import morale, shooting
+from rules.m41 import assault, morale, shooting
 from rules.m41.morale import Morale
 
 MINE = broken_rules.proofs_built_in(proofs_m41_shooting)
@@ -43,6 +43,11 @@ MUTANTS = [
     ("m41-roll-of-one-always-misses", shooting, "hit_scored",
      lambda unmodified_roll, ballistic_skill, penalty=0:
      unmodified_roll >= shooting.to_hit_needed(ballistic_skill) + penalty),
+    ("m41-to-hit-faces-are-n-or-better", shooting, "hit_scored",  # a 6 read as a miss, as some games' 1 is
+     lambda unmodified_roll, ballistic_skill, penalty=0:
+     And(unmodified_roll != 1, unmodified_roll != 6, unmodified_roll >= shooting.to_hit_needed(ballistic_skill) + penalty)),
+    ("m41-to-hit-faces-are-n-or-better", assault, "hits",  # the modifier subtracted from the roll's need, wrongly
+     lambda roll, attacker_ws, defender_ws, modifier=0: roll - modifier <= assault.to_hit_needed(attacker_ws, defender_ws)),
     ("m41-higher-strength-never-wounds-worse", shooting, "to_wound_needed",
      lambda strength, toughness: If(strength - toughness >= 2, 2, If(strength - toughness == 1, 3,
                                     If(strength - toughness == 0, 4, If(strength - toughness < -3, 5, 6))))),

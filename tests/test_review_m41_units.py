@@ -397,3 +397,35 @@ def test_a_probe_that_succeeds_is_read(monkeypatch, tmp_path):
                     " json.dump({'job': job['ruleset'], 'sweep': job['sweep']}, open(sys.argv[2], 'w'))", encoding="utf-8")
     monkeypatch.setattr(variants, "PROBE", fake)
     assert variants.probe(variants.load("m41", "006"), sweep=False) == {"job": "m41", "sweep": False}
+
+
+# -- the calculators call the twin-linked rule the 006 entry replaces -----------------------------------------------
+
+
+def test_calc_twin_linked_with_hatred_moves_under_006(monkeypatch):
+    """WS4 against WS3 hits on 3+ (2/3). 007: two dice, re-rolled in total by Hatred, 1 - (1/3)^4 = 80/81. 006:
+    twin-linked re-rolled the miss and Hatred's re-roll added nothing, 2/3 + 1/3 x 2/3 = 8/9."""
+    from rules import calculator
+
+    scenario = {"weapons": [{"name": "Twin claws", "count": 1, "type": "Melee", "S": 4, "AP": "-", "WS": 4, "A": 1,
+                             "rules": ["Twin-linked", "Hatred"]}],
+                "target": {"models": [{"name": "Guardsman", "count": 10, "WS": 3, "T": 3, "W": 1, "Sv": 5}]},
+                "context": {"first_round": True}}
+    assert calculator.outcome(scenario, ruleset="m41")["steps"][0]["p_hit"] == Fraction(80, 81)
+    monkeypatch.setattr(usr, "twin_linked_hit_chance", revision006.twin_linked_hit_chance)
+    assert calculator.outcome(scenario, ruleset="m41")["steps"][0]["p_hit"] == Fraction(8, 9)
+
+
+def test_vehicle_calc_takes_twin_linked_from_the_usr_rule(monkeypatch):
+    """A twin-linked lascannon at BS4 (3+) against a Rhino: 1 - (1/3)^2 = 8/9 per shot; with the rule replaced by
+    one that answers 1/7 for a 3+, the vehicle calculator's chance is 1/7."""
+    from rules.m41 import vehicle_attacks
+
+    scenario = {"weapons": [{"name": "twin-linked lascannon", "count": 1, "type": "Heavy 1", "S": 9, "AP": 2, "BS": 4,
+                             "rules": ["Twin-linked"]}],
+                "target": {"vehicle": {"name": "Rhino", "front": 11, "side": 11, "rear": 10, "HP": 3},
+                           "facing": "front"}}
+    assert vehicle_attacks.outcome(scenario)["p_hit"] == Fraction(8, 9)
+    monkeypatch.setattr(usr, "twin_linked_hit_chance", lambda needed, may_reroll_failed=False:
+                        Fraction(1, 7) if needed == 3 else pytest.fail(f"asked for {needed}+"))
+    assert vehicle_attacks.outcome(scenario)["p_hit"] == Fraction(1, 7)

@@ -246,15 +246,18 @@ class M41AttackRules(AttackRules):
 
     @staticmethod
     def _hit_chance(hit_test, twin_linked: bool, reroll_failed: bool, reroll_ones: bool) -> Fraction:
-        """The chance one attack hits: one die (or the better of two, Twin-Linked), a failure re-rolled in total
-        where a rule allows."""
+        """The chance one attack hits, from the tagged rules that say how often a die needing N+ succeeds:
+        ``usr.twin_linked_hit_chance`` (two dice, a failure re-rolled in total where a rule allows),
+        ``usr.reroll_failed_chance`` and ``usr.preferred_enemy_chance``. A 1 always fails to hit (on both charts),
+        and a higher face never misses where a lower one hits: N+ is the least face that hits (7+ if none)."""
+        needed = min((roll for roll in D6 if hit_test(roll)), default=7)  # properties/test_m41_calculator.py
         if twin_linked:
-            attempt = sum((SIXTH * SIXTH for a in D6 for b in D6 if hit_test(a) or hit_test(b)), Fraction(0))
-            return attempt + (1 - attempt) * attempt if reroll_failed else attempt
-        result = _roll(lambda roll: True if hit_test(roll) else None,
-                       lambda roll: reroll_failed or (reroll_ones and roll == 1),
-                       lambda roll: True if hit_test(roll) else None)
-        return result.get(True, Fraction(0))
+            return usr.twin_linked_hit_chance(needed, reroll_failed)
+        if reroll_failed:
+            return usr.reroll_failed_chance(needed)  # a 1 is a failed roll: Preferred Enemy adds nothing to this
+        if reroll_ones:
+            return usr.preferred_enemy_chance(needed)
+        return usr.chance_at_least(needed)
 
     @staticmethod
     def _wound_kinds(weapon, toughness: int, has, target_has, monstrous: bool):

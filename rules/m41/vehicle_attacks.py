@@ -63,10 +63,12 @@ class M41VehicleRules:
                                                       self.context.within_half_range, weapon.stationary_shots))
 
     def hit_chance(self, weapon: VehicleWeapon) -> Fraction:
-        """One to-hit die's chance (twin-linked rolls twice and keeps either success)."""
-        rolls = 2 if "Twin-linked" in weapon.rules else 1
-        faces = list(itertools.product(FACES, repeat=rolls))
-        return Fraction(sum(1 for dice_ in faces if any(self._hits(weapon, roll) for roll in dice_)), len(faces))
+        """One attack's chance to hit: the faces that hit are N+ (the least that hits and every one above), and
+        twin-linked's two dice are ``usr.twin_linked_hit_chance`` of that N+, the function revision 006 replaces."""
+        needed = min((roll for roll in FACES if self._hits(weapon, roll)), default=7)
+        if "Twin-linked" in weapon.rules:
+            return usr.twin_linked_hit_chance(needed)
+        return usr.chance_at_least(needed)
 
     def _hits(self, weapon: VehicleWeapon, roll: int) -> bool:
         target = self.target
