@@ -172,7 +172,7 @@ def _secondary_proofs(slug: str) -> None:
         for timing in _objective(name).timings:
             rounds = [ROUNDS] if timing is Timing.END_OF_BATTLE else list(range(1, ROUNDS + 1))
             for battle_round in rounds:
-                tag = f"_end" if timing is Timing.END_OF_BATTLE else f"_round_{battle_round}"
+                tag = "_end" if timing is Timing.END_OF_BATTLE else f"_round_{battle_round}"
                 facts, conditions = symbolic_facts(name, tag)
                 if "end_of_battle" in facts:
                     conditions.append(facts["end_of_battle"] == (timing is Timing.END_OF_BATTLE))

@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 from rules import spec
 from rules40k import annotations, ingest, validate
 from rules40k.cli import main
-from rules40k.review import rulesets as ruleset_reviews
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = REPO / "spec"

@@ -45,7 +45,7 @@ from rules.engine.attack_rules import AttackRules, WeaponPlan
 from rules.engine.series import q
 from rules.engine.target import Group, State
 from rules.m41 import assault, models, shooting, usr, weapons
-from rules.m41.weapons import NO_SAVE, WeaponType
+from rules.m41.weapons import NO_SAVE
 
 D6 = range(1, 7)
 SIXTH = Fraction(1, 6)

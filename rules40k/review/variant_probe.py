@@ -21,7 +21,6 @@ from pathlib import Path
 
 def _tables(ruleset: str) -> dict[str, dict]:
     """Every decision table of the ruleset's rule modules by its place, with every cell of its domain."""
-    import importlib
 
     from rules import logic, registry
 
@@ -52,7 +51,6 @@ def _outcomes(ruleset: str, overrides: dict[str, str], new: dict | None = None) 
     """The calculator over the ruleset's sweep of matchups (rules40k/review/sweep_<ruleset>.py), with the overrides
     ("old") and without ("new"): the matchups that moved, and the models-destroyed ones in the form
     rules40k.review.sweep.plot_shift draws."""
-    import importlib
     import importlib.util
     from fractions import Fraction
 
