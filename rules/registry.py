@@ -58,6 +58,7 @@ ADAPTER_MODULES = frozenset({"rules.quickref.core_views", "rules.ninth.core_view
 FOR_EXAMPLES = frozenset({
     "rules.calculator.outcome",
     "rules.m41.vehicle_attacks.outcome",
+    "rules.m41.blast_attacks.outcome",
     "rules.core.battle_round.begin_battle",
     "rules.missionpack.missions.base_of_operations_choices",
     "rules.missionpack.missions.base_of_operations_placement",

@@ -556,6 +556,12 @@ def cmd_calc(args: argparse.Namespace) -> int:
         data, source = _read_scenario_source(args.scenario)
     try:
         sc = calculator.scenario_reader(name)(data, source)
+        if getattr(sc, "formation", None) is not None:  # blasts and templates over a formation (999.m41)
+            from rules40k import calc_blast
+
+            if args.plot and Path(args.plot).suffix not in {".svg", ".png", ".pdf"}:
+                raise UsageError(f"{args.plot}: the plot must be an .svg, .png or .pdf file")
+            return calc_blast.run(sc, source, args)
         result = calculator.calculate(sc, ruleset=name)
     except (scenario.ScenarioError, ValueError) as error:
         raise _about(source, error) from None

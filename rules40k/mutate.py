@@ -281,6 +281,8 @@ def calculator_refs(ruleset: str = "core") -> tuple[str, ...]:
 SUPPORT_TESTS = {
     "rules.engine.templates": ("tests/test_m41_templates.py",),  # the scatter-ring geometry, checked through m41's
     "rules.m41.templates": ("tests/test_m41_templates.py",),  # formations (no section tags either module)
+    "rules.m41.blast_attacks": ("tests/test_m41_blast_attacks.py", "properties/test_m41_calculator.py"),
+    "rules40k.calc_blast": ("tests/test_m41_blast_attacks.py",),
     "rules.logic": ("tests/test_logic.py",),
     "rules.messages": ("tests/test_messages.py",),
     "rules.model": ("tests/test_model.py", "tests/test_battlefield_geometry.py"),

@@ -30,8 +30,10 @@ def test_allocation_order_decides_who_takes_the_first_wound():
 
 
 REFUSED = [
-    ({"weapons": [{"name": "Frag", "count": 1, "type": "Assault 1", "S": 3, "AP": 6, "BS": 4, "rules": ["Blast"]}]},
-     "Frag: Blast weapons hit by template"),
+    ({"weapons": [{"name": "Frag", "count": 1, "type": "Assault 1", "S": 3, "AP": 6, "BS": 4, "rules": ["Blast"]}],
+      "formation": {"table": {"width": 72, "depth": 48}, "firer": {"x": 10, "y": 24}, "aim": {"x": 30, "y": 24},
+                    "bases": [{"x": 30 + 2 * i, "y": 24, "diameter": 1} for i in range(10)]}},
+     "Frag: Blast weapons hit by template, placed by rules.m41.blast_attacks"),  # the engine alone never places
     ({"weapons": [{"name": "Gun", "count": 1, "type": "Assault 1", "S": 3, "AP": 6, "BS": 4, "rules": ["Haywire"]}]},
      "Gun: the m41 calculator does not calculate Haywire"),
     ({"weapons": [{"name": "Gun", "count": 1, "type": "Assault 1", "S": 3, "AP": 6, "BS": 4, "rules": ["Poisoned"]}]},
@@ -93,4 +95,4 @@ def test_cli_bad_m41_scenario_is_one_sentence_and_exit_2(capsys, tmp_path):
     path.write_text(json.dumps(data))
     assert main(["calc", "--ruleset", "m41", str(path)]) == 2
     err = capsys.readouterr().err.strip().split("\n")
-    assert len(err) == 1 and "Blast weapons hit by template" in err[0], err
+    assert len(err) == 1 and "weapons[0] is a blast or template weapon, which hits the models under it" in err[0], err

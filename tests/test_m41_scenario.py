@@ -71,7 +71,7 @@ BAD = [
     (("context", ), {"shooting": True}, "context.shooting is not a known key"),
     (("choices", ), {"allocation_order": ["Ogryn"]}, "choices.allocation_order[0] names 'Ogryn', which is not a model"),
     (("target", ), {"vehicle": {}, "facing": "front"}, "target.vehicle: the m41 calculator does not read vehicle"),
-    (("formation", ), {}, "formation: blast and template geometry is not read"),
+    (("formation", ), {}, "formation: no weapon is a blast, barrage or template weapon, so nothing reads it"),
 ]
 
 

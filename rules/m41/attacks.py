@@ -31,13 +31,15 @@ model until ... removed" (shooting/wound-allocation): the engine's current model
 (choices.allocation_order, else the listed order, closest first). What the engine cannot follow is refused with one
 sentence: a unit of several hit groups (models differing in T or saves divide the hit dice before rolling:
 shooting/complex-units-and-hit-groups), a character that is not the last to take wounds (Look out Sir! and Lost in
-the Heat of Battle), a melee target whose models differ in WS, blast, template and barrage weapons, and every
-special rule this module does not calculate.
+the Heat of Battle), a melee target whose models differ in WS, and every special rule this module does not
+calculate. A blast's or template's hits come counted (``Weapon.fixed_hits``, no to-hit roll) from
+rules.m41.blast_attacks, which places them over the scenario's formation; a large blast's outer ring has its AP
+worse by 1 (``weapons.large_blast_ap``) and cannot overpower.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
@@ -174,7 +176,12 @@ class M41AttackRules(AttackRules):
         monstrous = target.kind == "monstrous creature"
         ctx = scenario.context
 
-        if weapon.melee:
+        if weapon.outer_ring:  # a large blast's outer ring: "an AP penalty of 1, and cannot overpower"
+            weapon = replace(weapon, AP=weapons.large_blast_ap(weapon.AP, False))
+        if weapon.fixed_hits is not None:  # a blast's or template's hits, counted from the formation: no to-hit roll
+            per_model, to_hit, hit_test = weapon.fixed_hits, None, lambda roll: True  # noqa: E731
+            reroll_failed_hits = False
+        elif weapon.melee:
             per_model = assault.number_of_attacks(weapon.A, counts_as_charging=ctx.charged)
             if len({m.WS for m in scenario.models}) > 1:
                 raise RulesetCannot(f"{weapon.name}: the target's models differ in WS, and each close combat attack "
@@ -206,7 +213,8 @@ class M41AttackRules(AttackRules):
         kinds = tuple(WoundKind(k.name, k.chance * p_hit, k.ap) for k in kinds)
 
         events, unsaved, save_texts = {}, {}, []
-        overpowered = bool(weapons.overpowers(weapon.S, toughness, usr.triggers_overpower(False, has("overpower"))))
+        overpowered = bool(weapons.overpowers(weapon.S, toughness, usr.triggers_overpower(False, has("overpower")),
+                                              weapon.outer_ring))
         instant = has("instant death")
         for group, model in zip(groups, scenario.models):
             law: dict = {}
@@ -228,7 +236,8 @@ class M41AttackRules(AttackRules):
                 law[lost] = law.get(lost, 0) + share * fails * (1 - shrugged)
             events[group.name] = {n: p for n, p in law.items() if p} or {0: Fraction(1)}
             unsaved.setdefault(group.name, Fraction(0))
-        explain = {"type": weapon.type_text, "attacks_per_model": per_model, "to_hit": to_hit, "p_hit": p_hit,
+        explain = {"type": weapon.type_text, "outer_ring": weapon.outer_ring, "attacks_per_model": per_model,
+                   "to_hit": to_hit, "p_hit": p_hit,
                    **wound_explain, "saves": save_texts, "overpower": overpowered, "instant_death": instant,
                    "feel_no_pain": groups[0].FNP}
         return M41Plan(weapon, {per_model: 1}, weapon.count, per_attack, {1: 1}, {}, False, explain, events, unsaved)
@@ -236,10 +245,10 @@ class M41AttackRules(AttackRules):
     @staticmethod
     def _refuse_unknown(weapon) -> None:
         for rule in weapon.rules:
-            if rule.key in TEMPLATE_WORDS:
-                raise RulesetCannot(f"{weapon.name}: {rule.name} weapons hit by template, which the m41 attack "
-                                    "calculator does not place (the template calculator does)")
-            if rule.key not in WEAPON_RULES | NO_EFFECT_ON_WOUNDS:
+            if rule.key in TEMPLATE_WORDS and weapon.fixed_hits is None:
+                raise RulesetCannot(f"{weapon.name}: {rule.name} weapons hit by template, placed by "
+                                    "rules.m41.blast_attacks from the scenario's formation, not by the engine")
+            if rule.key not in WEAPON_RULES | NO_EFFECT_ON_WOUNDS | TEMPLATE_WORDS:
                 raise RulesetCannot(f"{weapon.name}: the m41 calculator does not calculate {rule.name}")
             if rule.key == "poisoned" and rule.value is None:
                 raise RulesetCannot(f"{weapon.name}: Poisoned needs its value, e.g. Poisoned (4+)")
@@ -316,6 +325,7 @@ class M41AttackRules(AttackRules):
         hit = step["to_hit"]
         lines = [f"{step['type']}: {step['attacks_per_model']} attack(s) per model, "
                  f"{float(step['expected_attacks']):.3g} in all",
+                 "hits counted from where the marker or template fell (no to-hit roll)" if hit is None else
                  (f"to hit on {hit}+" if 2 <= hit <= 6 else f"to hit: needs {hit}+ (a 1 always misses)")
                  + f": P(hit) = {chance(step['p_hit'])}",
                  f"to wound on {step['to_wound']}+: P(wound per hit) = {chance(step['p_wound_per_hit'])}"

@@ -6,7 +6,7 @@ range are errors of one sentence naming the place ("weapons[0].AP must be 1 to 6
 a typo never silently changes an answer; every range is a constant below, which also keeps every accepted scenario
 small enough to calculate exactly.
 
-Top level: ``weapons`` (a list), ``target``, optional ``context`` and ``choices``.
+Top level: ``weapons`` (a list), ``target``, optional ``context``, ``choices`` and ``formation``.
 
 - weapon: ``name``, ``count`` (models firing or fighting with it), ``type`` ("Rapid Fire 1", "Assault 2",
   "Heavy 1", "Salvo 2/4", "Pistol 1", "Ordnance 1" or "Melee"), ``S``, ``AP``, ``BS`` (ranged) or ``WS`` and ``A``
@@ -20,6 +20,10 @@ Top level: ``weapons`` (a list), ``target``, optional ``context`` and ``choices`
 - context: ``moved`` (the firers moved this turn), ``within_half_range``, ``snap_shots``, ``charged`` (the attackers
   charged this turn), ``first_round`` (of the combat), ``to_hit_penalty`` (further to-hit penalties the scenario
   states, e.g. the cover chart's -1 row), all defaulting to false / 0.
+- formation (needed exactly when a weapon is a Blast, Large Blast, Barrage or Template): where the target's models
+  stand, as ``rules40k template`` reads it but without its ``weapon`` (the scenario's weapons say that): ``table``,
+  ``firer``, ``aim`` (blasts and barrages), ``bases`` (one per target model), optional ``target_in_sight``
+  (barrages) and ``narrow_width``, ``wide_width`` (a teardrop's). rules.m41.blast_attacks checks it.
 - choices: the defender's ``allocation_order`` (model names in the order they take wounds; default: as listed,
   closest first).
 """
@@ -105,6 +109,10 @@ class Weapon:
     WS: int | None
     A: int | None
     rules: tuple[SpecialRule, ...] = ()
+    #: Set only by rules.m41.blast_attacks, never read from a file: the hits a blast or template scored, counted
+    #: from the formation (no to-hit roll), and whether they are a large blast's outer ring.
+    fixed_hits: int | None = None
+    outer_ring: bool = False
 
     @property
     def melee(self) -> bool:
@@ -156,6 +164,8 @@ class Scenario:
     cover: str | None = None
     context: Context = field(default_factory=Context)
     choices: Choices = field(default_factory=Choices)
+    #: Where the target's models stand, for blasts and templates (rules.m41.blast_attacks); a mapping, so unhashed.
+    formation: Any = field(default=None, hash=False, compare=False)
 
 
 _WEAPON_KEYS = {"name", "count", "type", "S", "AP", "BS", "WS", "A", "rules"}
@@ -289,10 +299,14 @@ def read_scenario(data: Any, source: str = "scenario") -> Scenario:
     """Read and validate an m41 scenario mapping (parsed JSON or YAML); errors start with ``source``."""
     try:
         top = _mapping(data, "scenario", _TOP_KEYS, {"weapons", "target"})
-        if "formation" in top:
-            raise ScenarioError("formation: blast and template geometry is not read by the m41 calculator yet")
         weapons = tuple(read_weapon(w, f"weapons[{i}]")
                         for i, w in enumerate(_list(top["weapons"], "weapons", MAX_WEAPONS, least=1)))
+        placed = [i for i, w in enumerate(weapons) if any(r.key in WEAPON_WORDS for r in w.rules)]
+        if placed and "formation" not in top:
+            raise ScenarioError(f"weapons[{placed[0]}] is a blast or template weapon, which hits the models under it: "
+                                "give the target's bases as \"formation\" (table, firer, aim, bases)")
+        if "formation" in top and not placed:
+            raise ScenarioError("formation: no weapon is a blast, barrage or template weapon, so nothing reads it")
         target = _mapping(top["target"], "target", _TARGET_KEYS, set())
         if "vehicle" in target or "facing" in target:
             raise ScenarioError("target.vehicle: the m41 calculator does not read vehicle targets yet (infantry, "
@@ -315,7 +329,12 @@ def read_scenario(data: Any, source: str = "scenario") -> Scenario:
         attacks = sum(most_attacks(w) for w in weapons)
         if attacks > MAX_ATTACKS:
             raise ScenarioError(f"weapons can roll up to {attacks} attack dice in all; at most {MAX_ATTACKS}")
-        return Scenario(weapons, models, cover, read_context(top.get("context", {}), "context"),
-                        read_choices(top.get("choices", {}), "choices", names))
+        scenario = Scenario(weapons, models, cover, read_context(top.get("context", {}), "context"),
+                            read_choices(top.get("choices", {}), "choices", names), top.get("formation"))
+        if placed:
+            from rules.m41 import blast_attacks
+
+            blast_attacks.check(scenario)
+        return scenario
     except _BaseScenarioError as error:
         raise ScenarioError(f"{source}: {error}") from None
