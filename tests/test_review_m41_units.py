@@ -429,3 +429,15 @@ def test_vehicle_calc_takes_twin_linked_from_the_usr_rule(monkeypatch):
     monkeypatch.setattr(usr, "twin_linked_hit_chance", lambda needed, may_reroll_failed=False:
                         Fraction(1, 7) if needed == 3 else pytest.fail(f"asked for {needed}+"))
     assert vehicle_attacks.outcome(scenario)["p_hit"] == Fraction(1, 7)
+
+
+def test_the_sweep_holds_the_twin_linked_notes_case_and_006_moves_it(monkeypatch):
+    """5 claws charging (A1 + 1: 10 attacks), WS4 against WS3 hits on 3+, twin-linked with Hatred: 007 80/81, 006
+    8/9; S4 against T3 wounds on 3+ (2/3), AP5 pierces the 5+: 10 x 80/81 x 2/3 = 1600/243 -> 10 x 8/9 x 2/3 = 160/27."""
+    from rules import calculator
+    from rules40k.review import sweep_m41
+
+    data = sweep_m41.matchups()["5 twin-linked claws with Hatred, charging at 10 Guardsmen (T3 5+)"]
+    assert calculator.outcome(data, ruleset="m41")["expected_models_destroyed"] == Fraction(1600, 243)
+    monkeypatch.setattr(usr, "twin_linked_hit_chance", revision006.twin_linked_hit_chance)
+    assert calculator.outcome(data, ruleset="m41")["expected_models_destroyed"] == Fraction(160, 27)

@@ -17,7 +17,13 @@ WEAPONS = {
     "2 autocannons": {"count": 2, "type": "Heavy 2", "S": 7, "AP": 4, "BS": 4},
     "lascannon": {"count": 1, "type": "Heavy 1", "S": 9, "AP": 2, "BS": 4},
     "5 poisoned needlers": {"count": 5, "type": "Assault 2", "S": 1, "AP": 5, "BS": 4, "rules": ["Poisoned (4+)"]},
+    # Twin-linked with another re-roll: the case revision 007's twin-linked note is about ("so it explicitly stacks
+    # with other re-rolls"); Hatred re-rolls failed hits in the first round of a combat.
+    "5 twin-linked claws with Hatred, charging": {"count": 5, "type": "Melee", "S": 4, "AP": 5, "WS": 4, "A": 1,
+                                                  "rules": ["Twin-linked", "Hatred"]},
 }
+#: What a weapon's matchups assume beyond the defaults (nothing moved, beyond half range, not charging).
+CONTEXT = {"5 twin-linked claws with Hatred, charging": {"charged": True, "first_round": True}}
 
 MODELS = {
     "10 Guardsmen (T3 5+)": {"count": 10, "WS": 3, "T": 3, "W": 1, "Sv": 5},
@@ -45,7 +51,8 @@ def matchups() -> dict[str, dict]:
         shooter = {"name": weapon, **profile}
         for target, model in MODELS.items():
             out[f"{weapon} at {target}"] = {"weapons": [shooter], "target": {"models": [{"name": target, **model}],
-                                                                             "cover": COVER.get(target)}}
+                                                                             "cover": COVER.get(target)},
+                                            "context": CONTEXT.get(weapon, {})}
         for target, vehicle in VEHICLES.items() if profile["S"] >= VEHICLE_WEAPON_STRENGTH else ():
             out[f"{weapon} at {target}"] = {"weapons": [shooter],
                                             "target": {"vehicle": {"name": target, **vehicle}, "facing": "front"}}
