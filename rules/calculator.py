@@ -9,7 +9,7 @@ probability is an exact rational (``fractions.Fraction`` in the result).
 from __future__ import annotations
 
 import importlib
-from typing import Mapping
+from typing import Any, Mapping
 
 from rules.engine.attack_rules import AttackRules, WeaponPlan  # noqa: F401  (re-exported for callers)
 from rules.engine.calculate import METHODS, Engine, Result
@@ -64,9 +64,12 @@ def scenario_reader(ruleset: str = "core"):
     return read_scenario
 
 
-def calculate(scenario: Scenario, engine: str = "fast", ruleset: str = "core") -> Result:
-    """The exact outcome of a scenario (the Python entry point of ``rules40k calc``)."""
-    return Calculator(scenario, engine, ruleset).run()
+def calculate(scenario: Scenario, engine: str = "fast", ruleset: str = "core") -> Result | Any:
+    """The exact outcome of a scenario (the Python entry point of ``rules40k calc``). A ruleset's attack rules may
+    answer a scenario the engine's units of models cannot hold (``AttackRules.answer``: 999.m41's vehicles, and its
+    blasts over a formation), each with a result of its own."""
+    own = attack_rules(ruleset).answer(scenario)
+    return own if own is not None else Calculator(scenario, engine, ruleset).run()
 
 
 def outcome(scenario: Mapping, ruleset: str = "core") -> dict:

@@ -39,15 +39,12 @@ def _total(share: tuple) -> float:
     return float(share[0]) + share[1]
 
 
-def run(scenario: Any, source: str, args: argparse.Namespace) -> int:
-    """Answer a scenario whose weapons include blasts or templates (already read and checked)."""
-    from rules.m41 import blast_attacks
-    from rules40k.cli import _about, _console, _percent, _ratio, _table, plot_distribution
+def show(result: Any, source: str, args: argparse.Namespace) -> int:
+    """Print the answer to a scenario with blasts or templates (rules.m41.blast_attacks, through
+    calculator.calculate)."""
+    from rules40k.cli import _console, _percent, _ratio, _table, plot_distribution
 
-    try:
-        result = blast_attacks.calculate(scenario)
-    except ValueError as error:
-        raise _about(source, error) from None
+    scenario = result.scenario
     if args.plot:
         summed = SimpleNamespace(scenario=scenario,
                                  models_destroyed={k: _total(v) for k, v in result.models_destroyed.items()},

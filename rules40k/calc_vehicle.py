@@ -11,7 +11,6 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from rules.m41.vehicle_scenario import is_vehicle_scenario  # noqa: F401  (cmd_calc's hook asks this)
 
 
 def _ratios(dist: dict) -> dict[str, str]:
@@ -48,18 +47,11 @@ def _mean(dist: dict) -> Fraction:
     return sum((k * p for k, p in dist.items()), Fraction(0))
 
 
-def run(data: Any, source: str, args: argparse.Namespace) -> int:
-    """Answer a vehicle scenario; bad input is one sentence naming the file and the place (exit 2)."""
-    from rules.m41 import vehicle_attacks, vehicle_scenario
-    from rules40k.cli import UsageError, _about, _console, _percent, _ratio, _table
+def show(result: Any, source: str, args: argparse.Namespace) -> int:
+    """Print a vehicle scenario's answer (rules.m41.vehicle_attacks.calculate, through calculator.calculate)."""
+    from rules.m41 import vehicle_attacks
+    from rules40k.cli import _console, _percent, _ratio, _table
 
-    try:
-        scenario = vehicle_scenario.read_vehicle_scenario(data)
-    except ValueError as error:
-        raise _about(source, error) from None
-    if args.plot:
-        raise UsageError(f"{source}: --plot draws models destroyed; a vehicle's answer has no plot (use --json)")
-    result = vehicle_attacks.calculate(scenario)
     if args.json:
         import json
 

@@ -401,6 +401,15 @@ def _review_derived_rulesets(names: list[str] | None, build: Path) -> None:
             sweeps.plot_shift(report["outcomes"], target.with_suffix(".svg"))
 
 
+def stage_reviews(stage: Path, names: list[str] | None) -> None:
+    """The reviews the site's Errata reviews area shows, saved into the stage: each derived ruleset against the Core
+    Rules, and each in-tree version against the ruleset as encoded (m41@006 -> m41@007, note by note)."""
+    from rules40k.review import variants
+
+    _review_derived_rulesets(names, stage)
+    variants.save_for_site(stage, names)
+
+
 def cmd_site(args: argparse.Namespace) -> int:
     from rules40k import checks, validate
     from rules40k_site import generate
@@ -411,10 +420,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     with generate.staged_build(build) as stage:  # results, reviews, pages and site replace the earlier ones together
         results = checks.run_all(name, properties=not args.no_properties)
         checks.write_results(results, stage / "results.json")
-        _review_derived_rulesets([name] if name else None, stage)
-        from rules40k.review import variants
-
-        variants.save_for_site(stage, [name] if name else None)  # m41@006 -> m41@007, note by note
+        stage_reviews(stage, [name] if name else None)
         site_dir = generate.build(build, rulesets=[name] if name else None, run_mkdocs=not args.no_mkdocs,
                                   site_url=args.site_url, stage=stage)
     _console().print(f"Site written to {site_dir}")
@@ -541,35 +547,48 @@ def _percent(p) -> str:
     return f"{value:.1f}%"
 
 
+def _own_printer(result):
+    """The module that prints an answer the engine did not give (calculator.calculate: AttackRules.answer), if any."""
+    from rules.m41.blast_attacks import BlastAttackResult
+    from rules.m41.vehicle_attacks import VehicleResult
+
+    if isinstance(result, VehicleResult):
+        from rules40k import calc_vehicle
+
+        return calc_vehicle
+    if isinstance(result, BlastAttackResult):
+        from rules40k import calc_blast
+
+        return calc_blast
+    return None
+
+
+def _refuse_plot_without_models(sc, source: str, args: argparse.Namespace) -> None:
+    """--plot draws models destroyed and wounds lost; a vehicle's answer has neither: refused before the work."""
+    from rules.m41.vehicle_scenario import VehicleScenario
+
+    if args.plot and isinstance(sc, VehicleScenario):
+        raise UsageError(f"{source}: --plot draws models destroyed; a vehicle's answer has no plot (use --json)")
+
+
 def cmd_calc(args: argparse.Namespace) -> int:
     from rules import calculator, dice, scenario, spec
 
-    data, source = None, ""
-    if _ruleset_name(args) == "m41":  # a vehicle target has its own calculator (rules40k/calc_vehicle.py)
-        from rules40k import calc_vehicle
-
-        data, source = _read_scenario_source(args.scenario)
-        if calc_vehicle.is_vehicle_scenario(data):
-            return calc_vehicle.run(data, source, args)
     name = _calculator_ruleset(args)
-    if data is None:
-        data, source = _read_scenario_source(args.scenario)
+    data, source = _read_scenario_source(args.scenario)
+    if args.plot and Path(args.plot).suffix not in {".svg", ".png", ".pdf"}:
+        raise UsageError(f"{args.plot}: the plot must be an .svg, .png or .pdf file")
     try:
         sc = calculator.scenario_reader(name)(data, source)
-        if getattr(sc, "formation", None) is not None:  # blasts and templates over a formation (999.m41)
-            from rules40k import calc_blast
-
-            if args.plot and Path(args.plot).suffix not in {".svg", ".png", ".pdf"}:
-                raise UsageError(f"{args.plot}: the plot must be an .svg, .png or .pdf file")
-            return calc_blast.run(sc, source, args)
+        _refuse_plot_without_models(sc, source, args)
         result = calculator.calculate(sc, ruleset=name)
     except (scenario.ScenarioError, ValueError) as error:
         raise _about(source, error) from None
+    own = _own_printer(result)  # a ruleset's own kind of answer: 999.m41's vehicles and blasts
+    if own is not None:
+        return own.show(result, source, args)
     if args.plot:
-        plot_path = Path(args.plot)
-        if plot_path.suffix not in {".svg", ".png", ".pdf"}:
-            raise UsageError(f"{args.plot}: the plot must be an .svg, .png or .pdf file")
-        plot_distribution(result, plot_path)
+        plot_distribution(result, Path(args.plot))
     if args.json:
         print(json.dumps(calc_json(result), indent=2))
         return 0

@@ -100,11 +100,11 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, request) -> Path:
     """The real site, built once for every test file that reads it, the way `rules40k site` builds it: checks
-    first, then pages, then MkDocs. Returns the build folder (results.json, docs/, site/).
+    first, then the reviews (rules40k.cli.stage_reviews), then pages, then MkDocs. Returns the build folder (results.json, docs/, site/).
 
     The suite runs properties/ first (pyproject's testpaths); where this session has already run every property
     the checks include, their outcomes are taken from that run (the observer pytest_configure registers) rather than run again."""
-    from rules40k import checks
+    from rules40k import checks, cli
     from rules40k_site import generate
 
     build = tmp_path_factory.mktemp("site")
@@ -115,8 +115,10 @@ def built(tmp_path_factory, request) -> Path:
         results = checks.run_all()
     else:
         results = checks.assemble(list(spec.rulesets()), checks.run_all(properties=False)["checks"] + records)
-    checks.write_results(results, build / "results.json")
-    site = generate.build(build)
+    with generate.staged_build(build) as stage:  # as cmd_site: results and reviews staged, then pages and site
+        checks.write_results(results, stage / "results.json")
+        cli.stage_reviews(stage, None)
+        site = generate.build(build, stage=stage)
     assert site == build / "site"
     return build
 

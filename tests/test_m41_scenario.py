@@ -70,7 +70,8 @@ BAD = [
     (("context", ), {"charged": 1}, "context.charged must be true or false"),
     (("context", ), {"shooting": True}, "context.shooting is not a known key"),
     (("choices", ), {"allocation_order": ["Ogryn"]}, "choices.allocation_order[0] names 'Ogryn', which is not a model"),
-    (("target", ), {"vehicle": {}, "facing": "front"}, "target.vehicle: the m41 calculator does not read vehicle"),
+    (("target", ), {"vehicle": {}, "facing": "front"}, "scenario.choices is not a key here"),  # the vehicle reader's
+    (("target", ), {"models": [], "facing": "front"}, "target.facing: only a vehicle target has a facing"),
     (("formation", ), {}, "formation: no weapon is a blast, barrage or template weapon, so nothing reads it"),
 ]
 

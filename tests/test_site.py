@@ -219,6 +219,7 @@ def test_docs_are_byte_identical_on_rerun(built, tmp_path):
     again = tmp_path / "again"
     again.mkdir()
     shutil.copy(built / "results.json", again / "results.json")
+    shutil.copytree(built / "reviews", again / "reviews")  # the reviews `rules40k site` staged beside the results
     generate.build(again, run_mkdocs=False)
     first, second = tree(built / "docs"), tree(again / "docs")
     assert sorted(first) == sorted(second)

@@ -1,5 +1,5 @@
-"""The m41@006 -> m41@007 review page of the Errata reviews area, as a reader sees it: built the way `rules40k site`
-builds it (the review saved into the stage's reviews/, then the m41 area), opened in headless Chromium at a
+"""The m41@006 -> m41@007 review page of the Errata reviews area, as a reader sees it: the site built the way
+`rules40k site` builds it (the review saved into the stage's reviews/, then the pages), opened in headless Chromium at a
 desktop and a phone width (screenshots in build/screenshots/, looked at by people)."""
 
 from __future__ import annotations
@@ -14,17 +14,9 @@ PAGE = "reviews/m41-006-m41-007.html"
 
 
 @pytest.fixture(scope="module")
-def review_site(tmp_path_factory) -> Path:
-    from rules40k import checks
-    from rules40k.review import variants
-    from rules40k_site import generate
-
-    build = tmp_path_factory.mktemp("review-site")
-    with generate.staged_build(build) as stage:
-        checks.write_results(checks.run_all("m41", properties=False), stage / "results.json")
-        variants.save_for_site(stage, ["m41"])
-        site = generate.build(build, rulesets=["m41"], stage=stage)
-    return site
+def review_site(built) -> Path:
+    """The whole site as `rules40k site` builds it (tests/conftest.py: built), which stages the review first."""
+    return built / "site"
 
 
 def test_the_page_shows_each_note_with_its_status_cells_and_intents(review_site):

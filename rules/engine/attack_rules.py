@@ -111,6 +111,11 @@ class AttackRules:
     mortal_wounds = "batch"
     weapon_types = False  # whether its weapons have a type (the earlier edition's Assault, Heavy, ...); else refused
 
+    def answer(self, scenario) -> Any:
+        """The ruleset's own answer to a scenario that is not a unit of models under ordinary attacks (a vehicle,
+        blasts placed over a formation), or None: the engine answers it."""
+        return None
+
     def groups(self, scenario) -> tuple[Group, ...]:
         raise NotImplementedError
 

@@ -111,6 +111,18 @@ class M41AttackRules(AttackRules):
     mortal_wounds = "spill"  # no m41 attack the calculator reads inflicts wounds without a save
     weapon_types = True
 
+    def answer(self, scenario) -> Any:
+        """A vehicle target (rules.m41.vehicle_attacks) and blasts over a formation (rules.m41.blast_attacks) have
+        their own calculators; every other scenario is the engine's."""
+        from rules.m41 import blast_attacks, vehicle_attacks
+        from rules.m41.vehicle_scenario import VehicleScenario
+
+        if isinstance(scenario, VehicleScenario):
+            return vehicle_attacks.calculate(scenario)
+        if getattr(scenario, "formation", None) is not None:
+            return blast_attacks.calculate(scenario)
+        return None
+
     # -- the target ----------------------------------------------------------------------------------------------
 
     def groups(self, scenario) -> tuple[Group, ...]:

@@ -212,7 +212,7 @@ def calculate(scenario: Scenario) -> BlastAttackResult:
             for model in scenario.models:
                 _add(by_group.setdefault(model.name, {}), 0, share)
             continue
-        result = calculator.calculate(replace(scenario, weapons=fired), ruleset="m41")
+        result = calculator.Calculator(replace(scenario, weapons=fired), ruleset="m41").run()  # the engine's
         for target, law in ((md, result.models_destroyed), (wl, result.wounds_lost)):
             for k, p in law.items():
                 _add(target, k, _times(share, (Fraction(p), 0.0)))

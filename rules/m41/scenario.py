@@ -15,8 +15,8 @@ Top level: ``weapons`` (a list), ``target``, optional ``context``, ``choices`` a
   "Instant Death", "Blast", ...).
 - target: ``models`` (a list of ``name``, ``count``, ``WS``, ``T``, ``W``, ``Sv`` (2 to 6 or "-"), optional
   ``InSv``, ``FNP`` (the feel no pain save, 2 to 6), ``kind`` (a unit type of the document, lower case, or
-  "character"), ``rules``) and ``cover`` (light, medium, heavy or null); or ``vehicle`` and ``facing`` (read by the
-  vehicle rules once they land; refused until then).
+  "character"), ``rules``) and ``cover`` (light, medium, heavy or null); or ``vehicle`` and ``facing``, which make
+  the whole scenario a vehicle scenario, read by rules.m41.vehicle_scenario.
 - context: ``moved`` (the firers moved this turn), ``within_half_range``, ``snap_shots``, ``charged`` (the attackers
   charged this turn), ``first_round`` (of the combat), ``to_hit_penalty`` (further to-hit penalties the scenario
   states, e.g. the cover chart's -1 row), all defaulting to false / 0.
@@ -295,10 +295,18 @@ def most_attacks(weapon: Weapon) -> int:
     return weapon.count * max(weapon.shots, weapon.stationary_shots)
 
 
-def read_scenario(data: Any, source: str = "scenario") -> Scenario:
-    """Read and validate an m41 scenario mapping (parsed JSON or YAML); errors start with ``source``."""
+def read_scenario(data: Any, source: str = "scenario") -> Scenario | Any:
+    """Read and validate an m41 scenario mapping (parsed JSON or YAML); errors start with ``source``. A vehicle
+    target makes it a VehicleScenario (rules.m41.vehicle_scenario)."""
     try:
         top = _mapping(data, "scenario", _TOP_KEYS, {"weapons", "target"})
+        from rules.m41 import vehicle_scenario
+
+        if vehicle_scenario.is_vehicle_scenario(top):  # its own reader, and calculator (rules.m41.vehicle_attacks)
+            try:
+                return vehicle_scenario.read_vehicle_scenario(top)
+            except ValueError as error:
+                raise ScenarioError(str(error)) from None
         weapons = tuple(read_weapon(w, f"weapons[{i}]")
                         for i, w in enumerate(_list(top["weapons"], "weapons", MAX_WEAPONS, least=1)))
         placed = [i for i, w in enumerate(weapons) if any(r.key in WEAPON_WORDS for r in w.rules)]
@@ -308,9 +316,8 @@ def read_scenario(data: Any, source: str = "scenario") -> Scenario:
         if "formation" in top and not placed:
             raise ScenarioError("formation: no weapon is a blast, barrage or template weapon, so nothing reads it")
         target = _mapping(top["target"], "target", _TARGET_KEYS, set())
-        if "vehicle" in target or "facing" in target:
-            raise ScenarioError("target.vehicle: the m41 calculator does not read vehicle targets yet (infantry, "
-                                "monstrous creatures and characters only)")
+        if "facing" in target:
+            raise ScenarioError("target.facing: only a vehicle target has a facing (give target.vehicle)")
         if "models" not in target:
             raise ScenarioError("target lacks 'models'")
         models = tuple(read_model(m, f"target.models[{i}]")
