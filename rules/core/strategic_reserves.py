@@ -10,11 +10,12 @@ an ingress move during the battle is not in the records, so it is a parameter.
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any, Collection, Sequence
 
 
 from rules.core.core_concepts import within_horizontally
-from rules.logic import And, DecisionTable, Implies, Max, Not, Or, Row, Var
+from rules.logic import And, DecisionTable, Implies, Max, Not, Or, Row, Var, is_symbolic
 from rules.model import Placed
 from rules.core import core_concepts
 from rules.registry import rule

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 
 from rules.core.core_concepts import within_vertically
 from rules.core.datasheets import has_keyword
-from rules.logic import And, Clamp, DecisionTable, If, Implies, Not, Or, Row, Var
+from rules.logic import And, Clamp, DecisionTable, If, Implies, Not, Or, Row, Var, is_symbolic
 from rules.model import Placed
 from rules.core import core_concepts
 from rules.registry import rule

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.logic import And, If, Not
+from rules.logic import And, If, Not, Or
 from rules.quickref.movement import Move
 from rules.registry import ruleset_rule
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from rules.logic import And, If, Or
+from rules.logic import And, If, Not, Or
 from rules.registry import ruleset_rule
 
 rule = ruleset_rule("quickref")
