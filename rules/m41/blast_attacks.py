@@ -30,6 +30,9 @@ from rules.m41 import templates, usr, weapons
 from rules.m41.scenario import WEAPON_WORDS, Scenario, ScenarioError, Weapon
 
 Share = tuple[Fraction, float]  # (exact part, numeric part): the chance is their sum
+#: One float operation's rounding, relative; a chance here is at most 1, so a sum of n products of chances rounds
+#: by at most about (n + 3) of these, and the bound adds that for every step that sums.
+ROUNDING = 2.0 ** -52
 #: A formation in a scenario: the template command's, without "weapon" (the scenario's weapons say that).
 FORMATION_KEYS = ("table", "firer", "aim", "bases", "target_in_sight", "narrow_width", "wide_width")
 TEARDROP_WIDTHS = ("narrow_width", "wide_width")
@@ -133,7 +136,8 @@ def one_marker(formation: templates.Formation) -> tuple[dict[tuple[int, int], Sh
 
 
 def entry_hits(formation: templates.Formation, count: int) -> tuple[dict[tuple[int, int], Share], float]:
-    """The hits of ``count`` markers fired alike, added (each scatters on its own): their law and its L1 bound."""
+    """The hits of ``count`` markers fired alike, added (each scatters on its own): their law and its L1 bound
+    (the geometry's, once per marker, and the rounding of each convolution's sums)."""
     single, bound = one_marker(formation)
     law: dict[tuple[int, int], Share] = {(0, 0): (Fraction(1), 0.0)}
     for _ in range(count):
@@ -142,7 +146,7 @@ def entry_hits(formation: templates.Formation, count: int) -> tuple[dict[tuple[i
             for (j, p), b in single.items():
                 _add(out, (i + j, o + p), _times(a, b))
         law = out
-    return law, bound * count
+    return law, (bound + (len(single) + 3) * ROUNDING) * count
 
 
 @dataclass
@@ -221,6 +225,8 @@ def calculate(scenario: Scenario) -> BlastAttackResult:
                 _add(by_group.setdefault(name, {}), k, _times(share, (Fraction(p), 0.0)))
         if not steps or len(result.steps) > len(steps):
             steps = result.steps
+    numeric = any(n for law in laws.values() for _, n in law.values())  # else every float part is an exact 0.0
+    bound = bound + (len(placed) + len(ways) + 3) * ROUNDING if numeric else 0.0  # the entries' products, the mixture
     groups = result.groups if result is not None else ()
     hits = {scenario.weapons[i].name: dict(sorted(laws[i].items())) for i in placed}
     return BlastAttackResult(scenario, groups, hits,
