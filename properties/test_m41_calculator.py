@@ -284,3 +284,55 @@ def test_m41_calculator_examples_hold():
     assert len(CALC_EXAMPLES) >= 43
     failed = [(e["id"], r["detail"]) for e in CALC_EXAMPLES if (r := checks.run_example(e, "m41"))["status"] != "passed"]
     assert not failed, failed
+
+
+#: What the calculator cannot follow (004's hit groups, Look out Sir!, one WS per close combat chart roll), each
+#: refused in one sentence rather than answered wrongly. The same refusals, and more, are unit-tested in
+#: tests/test_m41_attacks.py; these are here because a mutant of rules.m41.attacks faces this file (not that one).
+REFUSED = {
+    "models differing only in their save are two hit groups": (
+        {"target": {"models": [GUARDSMEN, dict(GUARDSMEN, name="Veteran", count=1, Sv=4)]}},
+        "target.models[1] differs from target.models[0] in T, saves, kind or rules"),
+    "a character first in the order would take wounds before the squad": (
+        {"target": {"models": [dict(GUARDSMEN, name="Commissar", count=1, kind="character"), GUARDSMEN]}},
+        "Guardsman takes wounds after a character"),
+    "close combat attacks at models of WS 3 and WS 4": (
+        {"weapons": [{"name": "Claw", "count": 1, "type": "Melee", "S": 3, "AP": 6, "WS": 4, "A": 1}],
+         "target": {"models": [GUARDSMEN, dict(GUARDSMEN, name="Sergeant", count=1, WS=4)]}},
+        "Claw: the target's models differ in WS"),
+}
+
+
+@pytest.mark.refs(REF)
+@pytest.mark.parametrize("name", REFUSED)
+def test_m41_calculator_refuses_what_it_cannot_follow(name):
+    from rules.m41.attacks import RulesetCannot
+
+    change, words = REFUSED[name]
+    data = {**SCENARIOS["bolters at guardsmen in cover"], **change}
+    with pytest.raises(RulesetCannot) as error:
+        calculator.calculate(read_scenario(data), ruleset="m41")
+    assert words in str(error.value) and "\n" not in str(error.value)
+
+
+#: --explain's lines for one weapon, worked by hand (chances shown as fractions): BS5 hits on 2+ (5/6); BS2 (5+)
+#: under a further -2 to hit needs 7+, which no die reaches; AP5 pierces the Guardsman's 5+ (no save, every wound
+#: unsaved); AP- leaves it (unsaved on 1-4: 2/3).
+EXPLAINED = [
+    ({"name": "Boltgun", "count": 1, "type": "Assault 1", "S": 4, "AP": 5, "BS": 5}, {},
+     ["to hit on 2+: P(hit) = 5/6", "best first: none; P(normal wound unsaved) = 1"]),
+    ({"name": "Lasgun", "count": 1, "type": "Assault 1", "S": 3, "AP": "-", "BS": 2}, {"to_hit_penalty": 2},
+     ["to hit: needs 7+ (a 1 always misses): P(hit) = 0", "best first: 5+; P(normal wound unsaved) = 2/3"]),
+]
+
+
+@pytest.mark.refs(REF)
+@pytest.mark.parametrize("weapon, context, lines", EXPLAINED, ids=[w["name"] for w, _, _ in EXPLAINED])
+def test_m41_explain_names_the_rolls_as_a_player_makes_them(weapon, context, lines):
+    from rules.m41.attacks import M41AttackRules
+
+    sc = read_scenario({"weapons": [weapon], "target": {"models": [GUARDSMEN]}, "context": context})
+    text = M41AttackRules.describe(calculator.calculate(sc, ruleset="m41").steps[0], lambda v: str(v))
+    for line in lines:
+        assert line in text, text
+    assert "rending" not in text  # neither weapon rends

@@ -177,3 +177,49 @@ def test_the_readme_example_answers(capsys):
     assert main(["calc", "--ruleset", "m41", "examples/m41-frag-and-boltguns-at-boyz.json"]) == 0
     out = capsys.readouterr().out
     assert "Hits by Frag missile" in out and "models destroyed" in out and "of the truth" in out
+
+
+def test_a_marker_that_misses_loses_nothing_in_any_group():
+    """The lone one-wound Scout (worked example calc-m41-small-blast-at-one-model): the marker misses it with 20/81
+    and a hit wounds on 4+ (1/2), so it is destroyed (and loses its 1 wound) with 61/81 x 1/2 = 61/162, and with
+    101/162 nothing is lost: the misses count as none lost, for the unit and for its group."""
+    result = blast_attacks.calculate(read_scenario(GOOD))
+    expected = {0: (Fraction(101, 162), 0.0), 1: (Fraction(61, 162), 0.0)}
+    assert result.models_destroyed == result.wounds_lost == expected
+    assert result.destroyed_by_group == {"Scout": expected}
+
+
+def test_the_bound_is_the_geometrys_bound_summed_over_the_numeric_parts():
+    """One large blast at the mob whose bases the rings cross: every numeric part is within the geometry's bound of
+    the truth, so the stated bound is that bound times the parts that have a numeric part: sound (the chances sum
+    to 1 within it) and no looser than that sum."""
+    from rules.m41 import templates
+
+    sc = read_scenario(MOB)
+    geometry = templates.blast(blast_attacks.formation_for(sc, sc.weapons[0], "large blast"))
+    parts = sum(1 for _, numeric in geometry.joint_hits().values() if numeric)
+    result = blast_attacks.calculate(sc)
+    assert parts > 0 and geometry.law.bound > 0
+    assert result.bound == pytest.approx(geometry.law.bound * parts, rel=1e-12)
+    assert abs(sum(float(e) + n for e, n in result.hits["Frag shell"].values()) - 1) <= result.bound
+
+
+def test_explain_shows_every_weapon_of_the_longest_run_with_its_saves(tmp_path):
+    """A frag missile and a boltgun at the lone Scout (no save): when the marker misses only the boltgun fires, so
+    --explain shows a run in which both fired: the missile's counted hits and the boltgun's BS4 (3+, 2/3), each
+    with its to wound (S4 at T4: 4+) and its saves (none: every wound unsaved)."""
+    data = copy.deepcopy(GOOD)
+    data["weapons"].append({"name": "Boltgun", "count": 1, "type": "Assault 1", "S": 4, "AP": 5, "BS": 4})
+    code, out, err = _run(tmp_path, data, "--explain")
+    assert code == 0, err
+    assert "hits counted from where the marker or template fell (no to-hit roll)" in out
+    assert "to hit on 3+: P(hit) = 66.7%" in out
+    assert out.count("to wound on 4+") == 2
+    assert out.count("saves against Scout, best first: none; P(normal wound unsaved) = 100%") == 2
+
+
+def test_calc_json_is_laid_out_as_calcs_other_json_answers(tmp_path):
+    """--json for blasts is indented by two spaces, as every other `rules40k calc --json` answer is."""
+    code, out, err = _run(tmp_path, GOOD, "--json")
+    assert code == 0, err
+    assert out == json.dumps(json.loads(out), indent=2) + "\n"
