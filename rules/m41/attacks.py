@@ -224,7 +224,7 @@ class M41AttackRules(AttackRules):
         per_attack = {(1, 0): p_hit * sum(k.chance for k in kinds), (0, 0): 1 - p_hit * sum(k.chance for k in kinds)}
         kinds = tuple(WoundKind(k.name, k.chance * p_hit, k.ap) for k in kinds)
 
-        events, unsaved, save_texts = {}, {}, []
+        events, unsaved, save_texts, wounds_lost = {}, {}, [], {}
         overpowered = bool(weapons.overpowers(weapon.S, toughness, usr.triggers_overpower(False, has("overpower")),
                                               weapon.outer_ring))
         instant = has("instant death")
@@ -240,6 +240,7 @@ class M41AttackRules(AttackRules):
                         save_texts = [f"{s}+" for s in models.successive_saves(saves)]
                 lost = group.W - usr.wounds_after_unsaved_wound(group.W, instant,
                                                                weapons.wounds_lost_to_unsaved_wound(overpowered))
+                wounds_lost[group.name] = lost
                 fnp = group.FNP
                 shrugged = Fraction(0) if fnp is None else _faces_chance(
                     lambda roll: usr.feel_no_pain_saves(roll, kind.ap, fnp, overpowered, instant))
@@ -252,7 +253,11 @@ class M41AttackRules(AttackRules):
                    "to_hit": to_hit, "p_hit": p_hit,
                    **wound_explain, "saves": save_texts, "overpower": overpowered, "instant_death": instant,
                    "feel_no_pain": groups[0].FNP}
-        return M41Plan(weapon, {per_model: 1}, weapon.count, per_attack, {1: 1}, {}, False, explain, events, unsaved)
+        # The damage of an unsaved wound, as --json's step reports it: on the model that takes wounds first (the
+        # wound laws above are what the engine uses; every group's may differ, with Instant Death).
+        first = groups[self._order(groups, scenario.choices)[0]].name
+        damage = {wounds_lost.get(first, 1): 1}
+        return M41Plan(weapon, {per_model: 1}, weapon.count, per_attack, damage, {}, False, explain, events, unsaved)
 
     @staticmethod
     def _refuse_unknown(weapon) -> None:
