@@ -146,6 +146,19 @@ def _scatter_capped() -> Built:
     return pre, goal, f
 
 
+@proof("m41-weapons-scatter-capped-at-exactly-half", ("m41:weapons/firing-blast-weapons",),
+       "A scatter longer than half the aim distance moves exactly half of it, a shorter one its own length, whether "
+       "the aim distance is a whole number of inches or any real distance (0 to 72): 2 x capped = min(2 x scatter, "
+       "aim).")
+def _scatter_capped_exactly() -> Built:
+    distance, whole_aim = z3.Ints("scatter whole_aim_distance")
+    real_aim = z3.Real("real_aim_distance")
+    pre = [distance >= 0, distance <= 12, whole_aim >= 1, whole_aim <= 72, real_aim > 0, real_aim <= 72]
+    goal = z3.And(*(2 * weapons.scatter_capped(distance, aim) == z3.If(2 * distance > aim, aim, 2 * distance)
+                    for aim in (whole_aim, real_aim)))
+    return pre, goal, {"scatter": distance, "whole_aim_distance": whole_aim, "real_aim_distance": real_aim}
+
+
 @proof("m41-weapons-better-bs-never-scatters-farther", ("m41:weapons/firing-blast-weapons", "m41:weapons/barrage"),
        "With the same dice, a firer of higher BS never scatters a blast, or a barrage at a target in sight, farther; "
        "unscattered, a blast moves 3d3 minus the BS.")

@@ -13,11 +13,9 @@ from hypothesis import Phase as Stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from properties import broken_rules
-from properties import mutation
-from properties import proofs_m41_weapons
+from properties import broken_rules, mutation, proofs_m41_weapons
 from rules import spec
-from rules.logic import And, If, Max, Min
+from rules.logic import And, If, Max, Min, z3
 from rules.m41 import unit_types, weapons
 from rules.m41.unit_types import Characteristic, UnitType
 from rules.m41.weapons import NO_AP, NO_SAVE, StrengthKind, WeaponType
@@ -61,6 +59,10 @@ MUTANTS = [
      lambda first_die, second_die, ordnance: If(ordnance, first_die + second_die - 1, first_die)),
     ("m41-weapons-scatter-never-more-than-half-the-aim", weapons, "scatter_capped",
      lambda distance, aim_distance: Min(distance, aim_distance)),
+    ("m41-weapons-scatter-capped-at-exactly-half", weapons, "_half",  # a third for a whole number of inches
+     lambda distance: z3.ToReal(distance) / 3 if weapons.is_symbolic(distance) and distance.is_int() else distance / 2),
+    ("m41-weapons-scatter-capped-at-exactly-half", weapons, "_half",  # a third for a real distance
+     lambda distance: z3.ToReal(distance) / 2 if weapons.is_symbolic(distance) and distance.is_int() else distance / 3),
     ("m41-weapons-better-bs-never-scatters-farther", weapons, "blast_scatter",
      lambda arrow, three_d3, ballistic_skill, aim_distance:
          If(arrow, weapons.scatter_capped(Max(three_d3 + ballistic_skill - 8, 0), aim_distance), 0)),
