@@ -510,3 +510,69 @@ def test_a_miss_counts_as_no_model_hit():
     result = blast_of(kind="large blast", aim=(0, 24), firer=(24, 24), bases=((0.5, 24, 1),))
     assert chance(result.hits()[0]) >= chance(result.miss()) > 0.28
     assert chance(result.joint_hits()[(0, 0)]) == pytest.approx(chance(result.hits()[0]))
+
+
+# -- the geometry's edge cases, worked by hand (mutation survivors of rules.engine.templates) ---------------------
+
+
+def test_a_ring_crossing_a_circle_just_past_the_perpendicular_meets_it_on_the_near_side():
+    """The unit ring about the origin and the circle (x - 1)^2 + y^2 = 1.44: subtracting, 1 - 2x + 1 = 1.44, so
+    they cross at x = 0.28, at the angles +-acos(0.28) (the near side: a cosine above 0, however small)."""
+    angles = geometry.ring_meets_circle((0, 0), 1, geometry.Circle(1, 0, Fraction(6, 5)))
+    assert sorted(angles) == pytest.approx(sorted([math.acos(0.28), 2 * math.pi - math.acos(0.28)]))
+
+
+def test_a_ring_touching_a_circle_from_outside_touches_it_towards_its_centre():
+    """A ring of 1/4" about the origin and a circle of 1/4" centred 1/2" away along x touch at (1/4, 0): the
+    direction 0, towards the circle's centre, not away from it."""
+    assert geometry.ring_touches_circle((0, 0), Fraction(1, 4), geometry.Circle(Fraction(1, 2), 0, Fraction(1, 4))) \
+        == [0.0]
+
+
+TEARDROP = geometry.Teardrop(8.25, 0.5, 1.5)  # a flamer's: 1" and 3" ends, the narrow end at the pivot
+
+
+def test_a_point_beside_the_narrow_end_is_measured_to_the_side_line():
+    """The hull's side is the line tangent to both end circles (centres 0.5 and 6.75 along the axis, radii 0.5 and
+    1.5): its unit normal n has n_along x 6.25 = 0.5 - 1.5, so n = (across 0.98712, along -0.16), and it lies at
+    n . C1 + 0.5 = 0.42. A point 1" along and 2" across is n . P - 0.42 = 1.97424 - 0.16 - 0.42 = 1.39424 outside
+    it (nearer than the narrow circle, sqrt(4.25) - 0.5 = 1.5616)."""
+    assert geometry.teardrop_gap(TEARDROP, 1.0, 2.0) == pytest.approx(1.39424, abs=1e-5)
+
+
+def test_the_turns_at_which_a_grown_end_circle_passes_through_a_point():
+    """A point 1" from the pivot and a base's reach of 1/2": the narrow circle grown to radius 1, centred 1/2" out,
+    passes through it when 1 + 1/4 - 2 x 1/2 x cos(phi) = 1, cos(phi) = 1/4: turns of +-acos(1/4) about its
+    bearing (0). The wide circle (centre 6.75, radius 2) never reaches it."""
+    turns = geometry.teardrop_turns_touching(TEARDROP, (1.0, 0.0), 0.5)
+    for expected in (math.acos(0.25), 2 * math.pi - math.acos(0.25)):
+        assert any(abs(turn - expected) < 1e-9 for turn in turns), (expected, turns)
+
+
+def test_a_point_no_end_circle_can_reach_is_touched_only_by_the_sides():
+    """3" out with a reach of 1/2": the grown narrow circle would need cos(phi) = (9 + 1/4 - 1) / 3 = 2.75 and the
+    grown wide circle (9 + 45.5625 - 4) / 40.5 = 1.248, both past 1, so only the two side lines touch it, each at
+    two turns: 4 turns."""
+    assert len(geometry.teardrop_turns_touching(TEARDROP, (3.0, 0.0), 0.5)) == 4
+
+
+def test_a_point_inside_the_side_lines_reach_is_touched_by_no_side():
+    """0.6" out with a reach of 1/2": the grown sides lie 0.92" from the pivot (0.16 x 0.5 - 1 = -0.92), farther
+    than the point, so no side passes through it; only the grown narrow circle does (cos(phi) = (0.36 + 0.25 - 1)
+    / 0.6 = -0.65: two turns)."""
+    assert len(geometry.teardrop_turns_touching(TEARDROP, (0.6, 0.0), 0.5)) == 2
+
+
+def test_a_template_held_off_the_pivot_touches_a_point_behind_it_nowhere():
+    """A template whose narrow end starts 10" out (a big firer's base) and a point 1" from the pivot with no reach:
+    the end circles are 9.5" and more away, and the sides lie 0.16 x 10.5 - 0.5 = 1.18" out, past the point: no
+    turn touches it."""
+    assert geometry.teardrop_turns_touching(geometry.Teardrop(8.25, 0.5, 1.5, 10.0), (1.0, 0.0), 0.0) == []
+
+
+def test_the_best_turn_for_one_base_ahead_points_at_it():
+    """One base 4" straight ahead along x: the turns covering it form one piece symmetric about 0 (it wraps past
+    2 pi), so the best turn is 0 and the base is covered."""
+    best = geometry.best_teardrop_turn(TEARDROP, (0, 0), [(4, 0)], [0.5], lambda gap, i: gap <= 0.5)
+    assert best.covered == (0,)
+    assert min(best.turn, 2 * math.pi - best.turn) == pytest.approx(0, abs=1e-9)
