@@ -225,3 +225,18 @@ def test_calc_json_is_laid_out_as_calcs_other_json_answers(tmp_path):
     code, out, err = _run(tmp_path, GOOD, "--json")
     assert code == 0, err
     assert out == json.dumps(json.loads(out), indent=2) + "\n"
+
+
+def test_the_stated_bound_is_the_documented_sum():
+    """The bound, term by term as blast_attacks says: each marker's numeric parts within the geometry's bound, plus
+    one float rounding (2^-52, twice the unit roundoff: a product then a sum) per summed term: each of the
+    marker's (inner, outer) outcomes plus 3 in its convolution, then the entries' product and the mixture (one
+    per way the markers fall, plus the entries and 3). One large blast at the mob: one marker, one entry."""
+    from rules.m41 import templates
+
+    sc = read_scenario(MOB)
+    geometry = templates.blast(blast_attacks.formation_for(sc, sc.weapons[0], "large blast"))
+    joint = geometry.joint_hits()
+    parts = sum(1 for _, numeric in joint.values() if numeric)
+    rounding = 2.0 ** -52 * ((len(joint) + 3) + (1 + len(joint) + 3))
+    assert blast_attacks.calculate(sc).bound == pytest.approx(geometry.law.bound * parts + rounding, rel=1e-12, abs=0)

@@ -360,3 +360,22 @@ def test_only_a_mapping_with_a_vehicle_target_is_a_vehicle_scenario():
     assert not vehicle_scenario.is_vehicle_scenario([])
     assert not vehicle_scenario.is_vehicle_scenario({"target": ["vehicle"]})
     assert not vehicle_scenario.is_vehicle_scenario({"target": {"models": []}})
+
+
+def _mean(dist: dict) -> Fraction:
+    return sum((k * p for k, p in dist.items()), Fraction(0))
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_the_damage_counts_add_up_as_the_chart_says(name):
+    """Every glancing or penetrating hit rolls once on the damage chart, so the expected rolls of all its results
+    add up to the expected glancing and penetrating hits; results are cumulative (revision 007: each bestows every
+    lesser one but No Extra Effect), so Crew Shaken is suffered once for every roll of Shaken or worse; and a
+    Vehicle Damaged sub-result is only ever suffered through a Vehicle Damaged (or worse) result."""
+    answer = outcome(SIMULATED[name])
+    rolled, suffered = answer["results_rolled"], answer["results_suffered"]
+    assert sum(_mean(d) for d in rolled.values()) == sum(_mean(d) for d in answer["penetration"].values())
+    worse = ("CREW_SHAKEN", "CREW_STUNNED", "VEHICLE_DAMAGED", "ON_FIRE")
+    assert _mean(suffered["CREW_SHAKEN"]) == sum(_mean(rolled[r]) for r in worse)
+    some_damaged = 1 - suffered["VEHICLE_DAMAGED"].get(0, Fraction(0))
+    assert all(0 <= p <= some_damaged for p in answer["sub_results"].values())
