@@ -178,3 +178,77 @@ def test_cli_exit_codes_for_a_damaged_m41_scenario(capsys, tmp_path):
             assert len(lines) == 1 and lines[0].startswith("rules40k calc: ") and "Traceback" not in err, err
         else:
             assert "Models destroyed" in out
+
+
+# -- every range's edges: the last value accepted and the first refused (the constants' documented ranges) -----------
+
+CLAW = {"name": "Claw", "count": 1, "type": "Melee", "S": 4, "AP": 5, "WS": 4, "A": 1}
+
+
+def _at(**changes):
+    """LEGAL with top-level parts replaced; a weapons list or models list given whole."""
+    data = copy.deepcopy(LEGAL)
+    for key, value in changes.items():
+        if key == "models":
+            data["target"]["models"] = value
+        else:
+            data[key] = value
+    return data
+
+
+#: Distinct special rules of the document (any may be named; the calculator refuses those it does not calculate).
+NAMES = sorted(name for key, name in m41._document_rules().items() if key not in m41.WEAPON_WORDS)
+
+EDGES = [  # (scenario, None if accepted else the words of its refusal)
+    (_at(weapons=[BOLTERS] * 20), None),
+    (_at(weapons=[BOLTERS] * 21), "weapons"),
+    (_at(models=[dict(GUARDSMEN, count=1)]), None),
+    (_at(models=[dict(GUARDSMEN, count=40)]), None),
+    (_at(models=[dict(GUARDSMEN, count=41)]), "target.models[0].count"),
+    (_at(models=[dict(GUARDSMEN, count=30), dict(GUARDSMEN, name="Veteran", count=30)]), None),  # 60 in all
+    (_at(models=[dict(GUARDSMEN, count=30), dict(GUARDSMEN, name="Veteran", count=31)]),
+     "target.models have 61 models in all; at most 60"),
+    (_at(weapons=[dict(CLAW, A=1)]), None),
+    (_at(weapons=[dict(CLAW, A=0)]), "weapons[0].A"),
+    (_at(weapons=[dict(CLAW, A=10)]), None),
+    (_at(weapons=[dict(CLAW, A=11)]), "weapons[0].A"),
+    (_at(models=[dict(GUARDSMEN, W=10)]), None),
+    (_at(models=[dict(GUARDSMEN, W=11)]), "target.models[0].W"),
+    (_at(weapons=[dict(BOLTERS, rules=NAMES[:20])]), None),
+    (_at(weapons=[dict(BOLTERS, rules=NAMES[:21])]), "weapons[0].rules"),
+    (_at(context={"to_hit_penalty": 3}), None),
+    (_at(context={"to_hit_penalty": -3}), None),
+    (_at(context={"to_hit_penalty": 4}), "context.to_hit_penalty"),
+    (_at(context={"to_hit_penalty": -4}), "context.to_hit_penalty"),
+    (_at(weapons=[dict(BOLTERS, AP=6)]), None),
+    (_at(weapons=[dict(BOLTERS, AP=7)]), "weapons[0].AP must be 1 to 6"),
+    # The most attack dice, 600: 50 claws of A10 (+1 charging, +1 a second weapon: 12 each) and 50 rapid firers of
+    # 6 shots (12 each within half range) reach it exactly and are read; one attack more is refused.
+    (_at(weapons=[dict(CLAW, count=50, A=10)]), None),
+    (_at(weapons=[dict(BOLTERS, count=50, type="Rapid Fire 6")]), None),
+    (_at(weapons=[dict(CLAW, count=50, A=10), dict(CLAW, name="Knife", count=1, A=1)]),
+     "weapons can roll up to 603 attack dice in all; at most 600"),
+    (_at(weapons=[dict(BOLTERS, rules=["Foreword"])]), "weapons[0].rules[0]"),  # a section, not a special rule
+    (_at(weapons=[dict(BOLTERS, rules=["Blast"])]), "weapons[0] is a blast or template weapon"),
+]
+
+
+@pytest.mark.parametrize("data, words", EDGES, ids=[f"{i}-{w or 'read'}" for i, (_, w) in enumerate(EDGES)])
+def test_each_range_reads_its_last_value_and_refuses_the_next(data, words):
+    if words is None:
+        m41.read_scenario(data)
+        return
+    with pytest.raises(m41.ScenarioError) as error:
+        m41.read_scenario(data, "x.json")
+    assert words in str(error.value) and "\n" not in str(error.value), str(error.value)
+
+
+def test_a_scenario_without_context_has_the_documented_defaults():
+    """context: "all defaulting to false / 0": no penalty, nothing moved, no charge."""
+    assert m41.read_scenario(LEGAL).context == m41.Context(False, False, False, False, False, 0)
+
+
+def test_a_target_models_rules_are_found_by_name():
+    """A Stealth model answers for Stealth (however written) and not for Bulky."""
+    sc = m41.read_scenario(_at(models=[dict(GUARDSMEN, rules=["Stealth"])]))
+    assert sc.models[0].rule("stealth") is not None and sc.models[0].rule("Bulky") is None
