@@ -240,3 +240,11 @@ def test_the_stated_bound_is_the_documented_sum():
     parts = sum(1 for _, numeric in joint.values() if numeric)
     rounding = 2.0 ** -52 * ((len(joint) + 3) + (1 + len(joint) + 3))
     assert blast_attacks.calculate(sc).bound == pytest.approx(geometry.law.bound * parts + rounding, rel=1e-12, abs=0)
+
+
+def test_explain_shows_the_likeliest_way_the_markers_fall():
+    """A large blast at the lone model: the model is under the inner 3" with 61/81 and in the outer ring only
+    with 12/81, one weapon step either way; --explain shows the likelier: the full profile, not the outer ring's."""
+    data = _with(GOOD, "weapons.0.rules", ["Large Blast"])
+    steps = blast_attacks.calculate(read_scenario(data)).steps
+    assert len(steps) == 1 and steps[0]["outer_ring"] is False

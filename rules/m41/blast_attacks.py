@@ -160,7 +160,7 @@ class BlastAttackResult:
     wounds_lost: dict[int, Share]
     destroyed_by_group: dict[str, dict[int, Share]]
     bound: float  # the most any one chance's numeric part can be off
-    steps: list[dict]
+    steps: list[dict]  # one way's steps (--explain): the likeliest of those where the most weapons fire
 
     @staticmethod
     def _mean(law: Mapping[int, Share]) -> Share:
@@ -206,7 +206,8 @@ def calculate(scenario: Scenario) -> BlastAttackResult:
     wl: dict[int, Share] = {}
     by_group: dict[str, dict[int, Share]] = {}
     result: Result | None = None
-    steps: list[dict] = []
+    steps: list[dict] = []  # for --explain: the likeliest way the markers fall among those where most weapons fire
+    shown_rank: tuple[int, float] = (-1, -1.0)
     for key, share in ways.items():
         counted = dict(zip(placed, key))
         fired = tuple(w for i, w in enumerate(scenario.weapons)
@@ -223,8 +224,9 @@ def calculate(scenario: Scenario) -> BlastAttackResult:
         for name, law in result.destroyed_by_group.items():
             for k, p in law.items():
                 _add(by_group.setdefault(name, {}), k, _times(share, (Fraction(p), 0.0)))
-        if not steps or len(result.steps) > len(steps):
-            steps = result.steps
+        rank = (len(result.steps), float(share[0]) + share[1])
+        if rank > shown_rank:
+            steps, shown_rank = result.steps, rank
     numeric = any(n for law in laws.values() for _, n in law.values())  # else every float part is an exact 0.0
     bound = bound + (len(placed) + len(ways) + 3) * ROUNDING if numeric else 0.0  # the entries' products, the mixture
     groups = result.groups if result is not None else ()
