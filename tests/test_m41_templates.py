@@ -576,3 +576,10 @@ def test_the_best_turn_for_one_base_ahead_points_at_it():
     best = geometry.best_teardrop_turn(TEARDROP, (0, 0), [(4, 0)], [0.5], lambda gap, i: gap <= 0.5)
     assert best.covered == (0,)
     assert min(best.turn, 2 * math.pi - best.turn) == pytest.approx(0, abs=1e-9)
+
+
+def test_a_point_inside_the_grown_narrow_end_is_touched_at_no_turn():
+    """0.4" from the pivot with a reach of 1/2": the grown narrow circle (centre 0.5, radius 1) holds it whatever
+    the turn (0.4 + 0.5 < 1: cos(phi) would be (0.16 + 0.25 - 1) / 0.4 = -1.475), the grown wide circle is far
+    ((0.16 + 45.5625 - 4) / 5.4 = 7.7) and the sides 0.92" out: no turn touches it."""
+    assert geometry.teardrop_turns_touching(TEARDROP, (0.4, 0.0), 0.5) == []
