@@ -379,3 +379,28 @@ def test_the_damage_counts_add_up_as_the_chart_says(name):
     assert _mean(suffered["CREW_SHAKEN"]) == sum(_mean(rolled[r]) for r in worse)
     some_damaged = 1 - suffered["VEHICLE_DAMAGED"].get(0, Fraction(0))
     assert all(0 <= p <= some_damaged for p in answer["sub_results"].values())
+
+
+def test_calc_prints_each_damage_result_as_the_chart_gives_it(capsys, tmp_path):
+    """One lascannon (BS4: 2/3; S9 + D6 against AV11: a 2 glances, 3-6 penetrate) at a Rhino's front: a glance
+    1/9, a penetration 4/9. AP2 adds 2 to the damage roll, a glance takes 2: a glance rolls the d6 as it is (1 No
+    Extra Effect, 2 Shaken, 3 Stunned, 4-6 Vehicle Damaged), a penetration 3-8 (1 Stunned, 2-4 Damaged, 5-6 On
+    Fire). So No Extra Effect 1/54 (1.9%), Shaken 1/54, Stunned 5/54 (9.3%), Damaged 5/18 (27.8%), On Fire 4/27
+    (14.8%); one shot rolls each at most once, so the mean is the chance. Suffered, cumulative: Shaken by Shaken or
+    worse 29/54 (53.7%), Stunned 28/54 (51.9%), Damaged 23/54 (42.6%). Hull points: none lost first, so "at least
+    this many" starts at 100%; --json is indented by 2."""
+    path = tmp_path / "rhino.json"
+    path.write_text(json.dumps(GOOD))
+    assert main(["calc", "--ruleset", "m41", str(path)]) == 0
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
+            for line in capsys.readouterr().out.splitlines() if line.count("│") == 5}
+    assert rows["No Extra Effect"] == ["1.9%", "0.02", ""]
+    assert rows["Crew Shaken"] == ["1.9%", "0.02", "53.7%"]
+    assert rows["Crew Stunned"] == ["9.3%", "0.09", "51.9%"]
+    assert rows["Vehicle Damaged"] == ["27.8%", "0.28", "42.6%"]
+    assert rows["On Fire"] == ["14.8%", "0.15", "14.8%"]
+    assert main(["calc", "--ruleset", "m41", str(path)]) == 0
+    first = next(line for line in capsys.readouterr().out.splitlines() if line.count("│") == 4)
+    assert [cell.strip() for cell in first.split("│")[1:-1]] == ["0", "50.0%", "100%"]
+    assert main(["calc", "--ruleset", "m41", str(path), "--json"]) == 0
+    assert capsys.readouterr().out.startswith('{\n  "ruleset": "m41"')
