@@ -16,6 +16,7 @@ import math
 import random
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -583,3 +584,65 @@ def test_a_point_inside_the_grown_narrow_end_is_touched_at_no_turn():
     the turn (0.4 + 0.5 < 1: cos(phi) would be (0.16 + 0.25 - 1) / 0.4 = -1.475), the grown wide circle is far
     ((0.16 + 45.5625 - 4) / 5.4 = 7.7) and the sides 0.92" out: no turn touches it."""
     assert geometry.teardrop_turns_touching(TEARDROP, (0.4, 0.0), 0.5) == []
+
+
+def _drawn(monkeypatch, result):
+    """The figure template_command.plot draws, caught before it is written."""
+    from rules40k import atomic, template_command
+
+    caught = {}
+    monkeypatch.setattr(atomic, "write_figure", lambda figure, path: caught.setdefault("figure", figure))
+    template_command.plot(result, Path("unused.png"))
+    return caught["figure"]
+
+
+def test_the_blast_picture_shows_the_table_rings_markers_and_each_models_chance(monkeypatch):
+    """The large blast at six Boyz (examples/m41-large-blast-at-boyz.json): BS4 scatters 0 to 5" (3d3 - 4), so
+    the centre's rings are 1" to 5" about the aim point (34, 24), the marker 5" across with its inner 3"; every base
+    is drawn at its place and size with its chance in percent; the view holds the firer (10, 24), the aim point
+    +-(5 + 2.5)" and 2" more: x from 8 to 43.5, y from 14.5 to 33.5, on an 8 by 7 inch figure."""
+    from matplotlib.patches import Circle, Rectangle
+
+    from rules.m41 import templates
+
+    result = templates.blast(templates.read_formation(json.loads(
+        (Path(__file__).resolve().parent.parent / "examples" / "m41-large-blast-at-boyz.json").read_text())))
+    figure = _drawn(monkeypatch, result)
+    axis = figure.axes[0]
+    assert tuple(figure.get_size_inches()) == (8, 7)
+    table = [p for p in axis.patches if isinstance(p, Rectangle)][0]
+    assert (table.get_x(), table.get_y(), table.get_width(), table.get_height()) == (0, 0, 72, 48)
+    circles = [(tuple(p.center), p.radius, p.get_linestyle()) for p in axis.patches if isinstance(p, Circle)]
+    about_aim = sorted((r, style) for centre, r, style in circles if centre == (34.0, 24.0))
+    assert [r for r, style in about_aim if style == "--"] == [1, 2, 3, 4, 5]  # no ring for a Hit!
+    assert (2.5, "solid") in about_aim and (1.5, ":") in about_aim  # the marker, and its inner 3"
+    chances = [float(e) + n for e, n in result.model_chances()]
+    labels = {text.get_text() for text in axis.texts}
+    for base, chance in zip(result.formation.bases, chances):
+        assert ((float(base.x), float(base.y)), float(base.diameter) / 2, "solid") in circles
+        assert f"{100 * chance:.0f}%" in labels
+    assert axis.get_xlim() == pytest.approx((8, 43.5)) and axis.get_ylim() == pytest.approx((14.5, 33.5))
+    assert axis.get_title() == "Large blast, BS4: chance each model is hit"
+
+
+def test_the_teardrop_picture_outlines_the_placed_template(monkeypatch):
+    """A flamer along a line of three Guardsmen (the worked example's formation): the outline runs from the firer's
+    base edge (x = 10.5) out to the template's far end 8 1/4" on (x = 18.75), every point of it on the template's
+    edge; the covered bases are shaded as certain (100%)."""
+    from matplotlib.patches import Polygon
+
+    from rules.m41 import templates
+
+    formation = templates.read_formation({
+        "table": {"width": 72, "depth": 48}, "firer": {"x": 10, "y": 24, "diameter": 1},
+        "weapon": {"kind": "template", "narrow_width": 1, "wide_width": 3},
+        "bases": [{"x": 12, "y": 24, "diameter": 1}, {"x": 14, "y": 24, "diameter": 1},
+                  {"x": 16, "y": 24, "diameter": 1}]})
+    result = templates.teardrop(formation)
+    axis = _drawn(monkeypatch, result).axes[0]
+    outline = [p for p in axis.patches if isinstance(p, Polygon)][0].get_xy()
+    assert min(x for x, _ in outline) == pytest.approx(10.5, abs=1e-6)
+    assert max(x for x, _ in outline) == pytest.approx(18.75, abs=1e-6)
+    assert max(abs(y - 24) for _, y in outline) == pytest.approx(1.5, abs=1e-3)  # the wide end, 3" across
+    assert [text.get_text() for text in axis.texts] == ["100%", "100%", "100%"]
+    assert axis.get_title() == "Teardrop: 3 model(s) covered at best"
