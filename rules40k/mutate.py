@@ -285,7 +285,6 @@ SUPPORT_TESTS = {
     "rules40k.calc_blast": ("tests/test_m41_blast_attacks.py",),
     "rules40k.calc_vehicle": ("tests/test_m41_vehicle_attacks.py",),  # calc's printing of a vehicle's answer
     "rules40k.template_command": ("tests/test_m41_templates.py",),  # `rules40k template`
-    "rules40k.review.sweep_m41": ("tests/test_review_m41_units.py",),  # the m41 review's matchups
     "rules.logic": ("tests/test_logic.py",),
     "rules.messages": ("tests/test_messages.py",),
     "rules.model": ("tests/test_model.py", "tests/test_battlefield_geometry.py"),
