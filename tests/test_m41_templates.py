@@ -586,6 +586,18 @@ def test_a_point_inside_the_grown_narrow_end_is_touched_at_no_turn():
     assert geometry.teardrop_turns_touching(TEARDROP, (0.4, 0.0), 0.5) == []
 
 
+def test_the_best_turn_for_a_base_by_the_pivot_spans_every_turn_whose_narrow_end_reaches_it():
+    """0.6" from the pivot with a reach of 1/2": covered while the grown narrow circle (centre 0.5 along the axis,
+    radius 1) holds it, 0.36 + 0.25 - 0.6 cos(phi) <= 1, i.e. cos(phi) >= -0.65 (the sides lie 0.92" out and the
+    grown wide circle is past reach: nothing else touches it). Two cuts, at +-acos(-0.65) about its bearing 0: the
+    covering piece wraps past 2 pi, is centred on turn 0 and is 2 acos(-0.65) wide; the other, behind, covers
+    nothing."""
+    best = geometry.best_teardrop_turn(TEARDROP, (0, 0), [(0.6, 0)], [0.5], lambda gap, i: gap <= 0.5)
+    assert best.covered == (0,)
+    assert best.width == pytest.approx(2 * math.acos(-0.65), abs=1e-9)
+    assert min(best.turn, 2 * math.pi - best.turn) == pytest.approx(0, abs=1e-9)
+
+
 def _drawn(monkeypatch, result):
     """The figure template_command.plot draws, caught before it is written."""
     from rules40k import atomic, template_command
