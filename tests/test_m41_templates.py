@@ -658,3 +658,31 @@ def test_the_teardrop_picture_outlines_the_placed_template(monkeypatch):
     assert max(abs(y - 24) for _, y in outline) == pytest.approx(1.5, abs=1e-3)  # the wide end, 3" across
     assert [text.get_text() for text in axis.texts] == ["100%", "100%", "100%"]
     assert axis.get_title() == "Teardrop: 3 model(s) covered at best"
+
+
+def test_the_template_commands_json_and_text_as_a_reader_gets_them(tmp_path, capsys):
+    """--json is indented by 2 and gives the exact part apart: for the six Boyz, 3 models hit has the exact part
+    35/81 (a Hit!, 1/3, and a scatter of 0, 2/3 x 4/27: the README's example). A teardrop that can cover no model
+    says so: "none"."""
+    boyz = json.loads((Path(__file__).resolve().parent.parent / "examples" / "m41-large-blast-at-boyz.json").read_text())
+    code, out, _, _ = run_cli(tmp_path, capsys, boyz, "--json")
+    assert code == 0 and out.startswith('{\n  "kind": "large blast"')
+    assert json.loads(out)["models_hit"]["3"]["exact"] == "35/81"
+    far = {"table": {"width": 72, "depth": 48}, "firer": {"x": 10, "y": 24, "diameter": 1},
+           "weapon": {"kind": "template", "narrow_width": 1, "wide_width": 3},
+           "bases": [{"name": "Far", "x": 40, "y": 24, "diameter": 1}]}
+    code, out, _, _ = run_cli(tmp_path, capsys, far)
+    assert code == 0 and "covers at most 0 model(s): none" in out
+
+
+def test_the_blast_picture_stops_an_inch_past_the_table(monkeypatch):
+    """A small blast aimed into the corner (1, 1) by a firer at (47, 1) of a 48 by 24 table: the view would run
+    from 1 - (scatter 5 + marker 1.5) - 2 = -7.5 to 47 + 2 = 49, and from -7.5 to 1 + 6.5 + 2 = 9.5; it stops an inch
+    past each edge it reaches: x from -1 to 49, y from -1 to 9.5."""
+    from rules.m41 import templates
+
+    result = templates.blast(templates.read_formation({
+        "table": {"width": 48, "depth": 24}, "firer": {"x": 47, "y": 1}, "aim": {"x": 1, "y": 1},
+        "weapon": {"kind": "blast", "BS": 4}, "bases": [{"x": 1, "y": 1, "diameter": 1}]}))
+    axis = _drawn(monkeypatch, result).axes[0]
+    assert axis.get_xlim() == pytest.approx((-1, 49)) and axis.get_ylim() == pytest.approx((-1, 9.5))
