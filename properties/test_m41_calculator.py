@@ -306,6 +306,8 @@ REFUSED = {
 @pytest.mark.refs(REF)
 @pytest.mark.parametrize("name", REFUSED)
 def test_m41_calculator_refuses_what_it_cannot_follow(name):
+    """What the m41 calculator cannot follow (models differing only in save, a character taking wounds first,
+    melee at models of different WS) is refused in one sentence, not answered wrongly."""
     from rules.m41.attacks import RulesetCannot
 
     change, words = REFUSED[name]
@@ -329,6 +331,8 @@ EXPLAINED = [
 @pytest.mark.refs(REF)
 @pytest.mark.parametrize("weapon, context, lines", EXPLAINED, ids=[w["name"] for w, _, _ in EXPLAINED])
 def test_m41_explain_names_the_rolls_as_a_player_makes_them(weapon, context, lines):
+    """--explain names each roll as a player makes it: the to-hit need, a need no die reaches, the saves best
+    first (or none)."""
     from rules.m41.attacks import M41AttackRules
 
     sc = read_scenario({"weapons": [weapon], "target": {"models": [GUARDSMEN]}, "context": context})

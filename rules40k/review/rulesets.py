@@ -18,7 +18,7 @@ from concurrent.futures import Executor
 from typing import Any, Callable
 
 from rules import spec
-from rules40k import REPO_ROOT, compare
+from rules40k import REPO_ROOT, SPEC_ROOT, compare  # noqa: F401  (tests point SPEC_ROOT here at a copy)
 from rules40k.review import diff
 from rules40k.review.versions import ReviewError, Version
 
