@@ -1,9 +1,9 @@
 """The 999.m41 matchups a review sweeps: infantry, monstrous creatures and vehicles, each weapon against each target.
 
-``outcomes()`` answers every matchup with the m41 calculator (rules.calculator for models, rules.m41.vehicle_attacks
-for vehicles) under whatever rule functions are in place, so the review (variant_probe.py) calls it with and
-without a variant's overrides. Model targets give the expected models destroyed; vehicle targets the chance the
-vehicle is destroyed and the expected hull points lost. Profiles are 004's or the usual ones of the era.
+``outcomes()`` answers every matchup with the m41 calculator (rules.calculator.calculate, which hands a vehicle
+to rules.m41.vehicle_attacks) under whatever rule functions are in place, so the review (variant_probe.py) calls
+it with and without a variant's overrides. Model targets give the expected models destroyed; vehicle targets the
+chance the vehicle is destroyed and the expected hull points lost. Profiles are 004's or the usual ones of the era.
 """
 
 from __future__ import annotations
@@ -65,17 +65,17 @@ def _ratio(value: Fraction) -> str:
 
 def outcomes() -> dict[str, dict]:
     """Each matchup's outcome, exact "p/q": {"measure": "models destroyed", "value"} for models, {"measure": "hull
-    points lost", "value", "destroyed"} for a vehicle (the expected count, the chance it is destroyed, the expected damage results it suffers, counting those a
-    worse result bestows, and the expected vehicle damaged sub-results), or
-    {"error"} where the calculator refuses it."""
+    points lost", "value", "destroyed"} for a vehicle (the expected count, the chance it is destroyed, the expected
+    damage results it suffers, counting those a worse result bestows, and the expected vehicle damaged
+    sub-results), or {"error"} where the calculator refuses it."""
     from rules import calculator
-    from rules.m41 import vehicle_attacks
+    from rules.m41.vehicle_attacks import VehicleResult
 
     out = {}
     for name, data in matchups().items():
-        try:
-            if "vehicle" in data["target"]:
-                result = vehicle_attacks.calculate(vehicle_attacks.read_vehicle_scenario(data))
+        try:  # calc's front door: the m41 reader and calculator.calculate answer a vehicle target too
+            result = calculator.calculate(calculator.scenario_reader("m41")(data), ruleset="m41")
+            if isinstance(result, VehicleResult):
                 mean = sum((lost * p for lost, p in result.hull_points_lost.items()), Fraction(0))
                 suffered = sum((n * p for dist in result.results_suffered.values() for n, p in dist.items()),
                                Fraction(0))
@@ -83,9 +83,7 @@ def outcomes() -> dict[str, dict]:
                              "damage results suffered": _ratio(suffered),
                              "damaged sub-results": _ratio(sum(result.sub_results.values(), Fraction(0)))}
             else:
-                result = calculator.outcome(data, ruleset="m41")
-                out[name] = {"measure": "models destroyed",
-                             "value": _ratio(result["expected_models_destroyed"])}
+                out[name] = {"measure": "models destroyed", "value": _ratio(result.expected_models_destroyed)}
         except Exception as error:  # noqa: BLE001 - a refusal is an outcome of the sweep, not a crash
             out[name] = {"error": (str(error).strip().splitlines() or [type(error).__name__])[0]}
     return out
