@@ -3,7 +3,10 @@
 A *mutant* is the rule module with one small change made through its syntax tree:
 a comparison's boundary moved (``<`` to ``<=``), a whole-number constant moved by
 one, ``And`` swapped with ``Or`` (and ``and``/``or``), a ``Not`` dropped, a
-decision table's row dropped. Each mutant runs in a fresh process, where an import
+decision table's row dropped. The value of a keyword that only styles a picture
+(``STYLING_KEYWORDS``: a font size, a line width, a label's offset) is left alone: no check can call
+one size wrong, and a test that pinned it would only restate it; what a picture draws, where, and in
+which colour for which chance is mutated like any rule. Each mutant runs in a fresh process, where an import
 hook serves the changed source in place of the module, against the checks attached
 to the sections of the function it changed (``rules40k.checks.run_all`` for each
 section: worked examples, decision tables, proofs, properties) — not the whole suite.
@@ -38,6 +41,8 @@ REPORT = REPO_ROOT / "reports" / "mutation.json"  # the accumulated report of wh
 
 SWAPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
 LOGIC_SWAPS = {"And": "Or", "Or": "And"}
+STYLING_KEYWORDS = frozenset({"fontsize", "linewidth", "xytext", "ncol", "figsize", "shrink", "alpha", "pad",
+                              "markersize", "dpi"})  # a drawing call's look, not its content: never mutated
 
 
 @dataclass(frozen=True)
@@ -127,7 +132,10 @@ class _Sites(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         name = node.func.id if isinstance(node.func, ast.Name) else None
         outer, self.call = self.call, name
+        keywords = node.keywords
+        node.keywords = [keyword for keyword in keywords if keyword.arg not in STYLING_KEYWORDS]
         self.generic_visit(node)
+        node.keywords = keywords  # the styling keywords back, unvisited, in their places
         self.call = outer
         if name in LOGIC_SWAPS:
             def mutate():

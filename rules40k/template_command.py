@@ -41,12 +41,6 @@ def _share(exact: Fraction, numeric: float) -> str:
     return _percent(float(exact) + numeric)
 
 
-def _exact_text(exact: Fraction, numeric: float) -> str:
-    from rules40k.cli import _ratio
-
-    return _ratio(exact) if numeric == 0 else f"{_ratio(exact)} + {numeric:.12f}"
-
-
 def as_json(result) -> dict:
     """Machine output: each share as its exact part ("p/q") and numeric part (float), with the bound."""
     from rules.m41 import templates

@@ -667,7 +667,12 @@ def test_the_template_commands_json_and_text_as_a_reader_gets_them(tmp_path, cap
     boyz = json.loads((Path(__file__).resolve().parent.parent / "examples" / "m41-large-blast-at-boyz.json").read_text())
     code, out, _, _ = run_cli(tmp_path, capsys, boyz, "--json")
     assert code == 0 and out.startswith('{\n  "kind": "large blast"')
-    assert json.loads(out)["models_hit"]["3"]["exact"] == "35/81"
+    answer = json.loads(out)
+    assert answer["models_hit"]["3"]["exact"] == "35/81"
+    parts = [*answer["models_hit"].values(), answer["miss_beyond_table_edge"], *answer["model_chances"].values()]
+    assert any(part["numeric"] > 0 for part in parts)  # rings cut by bases: the probability is exact + numeric
+    for part in parts:
+        assert part["probability"] == pytest.approx(float(Fraction(part["exact"])) + part["numeric"], abs=1e-15)
     far = {"table": {"width": 72, "depth": 48}, "firer": {"x": 10, "y": 24, "diameter": 1},
            "weapon": {"kind": "template", "narrow_width": 1, "wide_width": 3},
            "bases": [{"name": "Far", "x": 40, "y": 24, "diameter": 1}]}
@@ -686,3 +691,37 @@ def test_the_blast_picture_stops_an_inch_past_the_table(monkeypatch):
         "weapon": {"kind": "blast", "BS": 4}, "bases": [{"x": 1, "y": 1, "diameter": 1}]}))
     axis = _drawn(monkeypatch, result).axes[0]
     assert axis.get_xlim() == pytest.approx((-1, 49)) and axis.get_ylim() == pytest.approx((-1, 9.5))
+
+
+def test_the_blast_picture_stops_an_inch_past_the_far_edges(monkeypatch):
+    """The same small blast aimed at (46.5, 22.5), near the far corner, by a firer at (2, 20): the view would run
+    from 2 - 2 = 0 to 46.5 + 6.5 + 2 = 55, and from 22.5 - 6.5 - 2 = 14 to 22.5 + 6.5 + 2 = 31; it stops an inch
+    past the far edges: x from 0 to 49, y from 14 to 25."""
+    from rules.m41 import templates
+
+    result = templates.blast(templates.read_formation({
+        "table": {"width": 48, "depth": 24}, "firer": {"x": 2, "y": 20}, "aim": {"x": 46.5, "y": 22.5},
+        "weapon": {"kind": "blast", "BS": 4}, "bases": [{"x": 46.5, "y": 22.5, "diameter": 1}]}))
+    axis = _drawn(monkeypatch, result).axes[0]
+    assert axis.get_xlim() == pytest.approx((0, 49)) and axis.get_ylim() == pytest.approx((14, 25))
+
+
+def test_the_blast_picture_shades_and_labels_each_base_by_its_chance(monkeypatch):
+    """Each base is filled with the colour its chance has on the colour bar, which runs from 0 (never hit) to 1
+    (always), and its percentage sits on the top of its base (its centre plus its radius)."""
+    import matplotlib
+
+    from rules.m41 import templates
+
+    result = templates.blast(templates.read_formation(json.loads(
+        (Path(__file__).resolve().parent.parent / "examples" / "m41-large-blast-at-boyz.json").read_text())))
+    figure = _drawn(monkeypatch, result)
+    axis, bar = figure.axes
+    assert bar.get_ylim() == pytest.approx((0, 1)) and bar.get_ylabel() == "chance the model is hit"
+    shade = matplotlib.colormaps["Reds"]
+    faces = {tuple(p.center): tuple(p.get_facecolor()) for p in axis.patches if hasattr(p, "center")}
+    labels = {text.xy: text.get_text() for text in axis.texts}
+    for base, (exact, numeric) in zip(result.formation.bases, result.model_chances()):
+        chance = float(exact) + numeric
+        assert faces[(float(base.x), float(base.y))] == pytest.approx(shade(chance))
+        assert labels[(float(base.x), float(base.y) + float(base.diameter) / 2)] == f"{100 * chance:.0f}%"
