@@ -66,11 +66,11 @@ def show(result: Any, source: str, args: argparse.Namespace) -> int:
     console.print(f"Expected: {_total(result.expected_models_destroyed):.2f} models destroyed, "
                   f"{_total(result.expected_wounds_lost):.2f} wounds lost.")
     for name, law in result.hits.items():
+        ring = any(outer for _, outer in law)  # a large blast's outer ring hit something
         hits = _table(title=f"Hits by {name}'s markers (inner 3\" at full profile, outer ring AP worse by 1)"
-                      if any(outer for _, outer in law) else f"Hits by {name}")
-        for column in ("hits", "outer ring", "chance") if any(outer for _, outer in law) else ("hits", "chance"):
+                      if ring else f"Hits by {name}")
+        for column in ("hits", "outer ring", "chance") if ring else ("hits", "chance"):
             hits.add_column(column, justify="right")
-        ring = any(outer for _, outer in law)
         for (inner, outer), share in law.items():
             hits.add_row(str(inner), *((str(outer),) if ring else ()), _percent(_total(share)))
         console.print(hits)

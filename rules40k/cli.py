@@ -547,27 +547,24 @@ def _percent(p) -> str:
     return f"{value:.1f}%"
 
 
+#: The answers a ruleset gives itself (AttackRules.answer) rather than the engine, by type, and the module that
+#: prints each: 999.m41's vehicles and its blasts over a formation.
+OWN_PRINTERS = {"rules.m41.vehicle_attacks.VehicleResult": "rules40k.calc_vehicle",
+                "rules.m41.blast_attacks.BlastAttackResult": "rules40k.calc_blast"}
+
+
 def _own_printer(result):
-    """The module that prints an answer the engine did not give (calculator.calculate: AttackRules.answer), if any."""
-    from rules.m41.blast_attacks import BlastAttackResult
-    from rules.m41.vehicle_attacks import VehicleResult
+    """The module that prints an answer the engine did not give, if any."""
+    import importlib
 
-    if isinstance(result, VehicleResult):
-        from rules40k import calc_vehicle
-
-        return calc_vehicle
-    if isinstance(result, BlastAttackResult):
-        from rules40k import calc_blast
-
-        return calc_blast
-    return None
+    printer = OWN_PRINTERS.get(f"{type(result).__module__}.{type(result).__qualname__}")
+    return importlib.import_module(printer) if printer else None
 
 
 def _refuse_plot_without_models(sc, source: str, args: argparse.Namespace) -> None:
-    """--plot draws models destroyed and wounds lost; a vehicle's answer has neither: refused before the work."""
-    from rules.m41.vehicle_scenario import VehicleScenario
-
-    if args.plot and isinstance(sc, VehicleScenario):
+    """--plot draws models destroyed and wounds lost; a target with no models (a vehicle) has neither: refused
+    before the work."""
+    if args.plot and not hasattr(sc, "models"):
         raise UsageError(f"{source}: --plot draws models destroyed; a vehicle's answer has no plot (use --json)")
 
 
@@ -584,7 +581,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
         result = calculator.calculate(sc, ruleset=name)
     except (scenario.ScenarioError, ValueError) as error:
         raise _about(source, error) from None
-    own = _own_printer(result)  # a ruleset's own kind of answer: 999.m41's vehicles and blasts
+    own = _own_printer(result)
     if own is not None:
         return own.show(result, source, args)
     if args.plot:

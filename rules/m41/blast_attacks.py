@@ -81,8 +81,10 @@ def formation_for(scenario: Scenario, weapon: Weapon, kind: str) -> templates.Fo
         raise ScenarioError(f"formation: {error}".replace("weapon.", "formation.")) from None
 
 
-def check(scenario: Scenario) -> None:
-    """Refuse, in one sentence, a scenario with blasts or templates the calculator cannot answer."""
+def check(scenario: Scenario) -> dict[int, templates.Formation]:
+    """The formation each placed weapon entry fires into, by its index; or refuse, in one sentence, a scenario with
+    blasts or templates the calculator cannot answer."""
+    placed = {}
     total = sum(m.count for m in scenario.models)
     for i, weapon in enumerate(scenario.weapons):
         where = f"weapons[{i}]"
@@ -104,6 +106,8 @@ def check(scenario: Scenario) -> None:
         if scenario.context.snap_shots:
             raise ScenarioError(f"context.snap_shots: {weapon.name}'s hits as a snap shot stand only on a further "
                                 "4+ (shooting/snap-shots), which the calculator does not roll")
+        placed[i] = formation
+    return placed
 
 
 def markers(scenario: Scenario, weapon: Weapon) -> int:
@@ -191,14 +195,11 @@ def calculate(scenario: Scenario) -> BlastAttackResult:
     """The exact (where the geometry allows) outcome of a scenario with blast, barrage or template weapons."""
     from rules import calculator
 
-    check(scenario)
-    laws, bound, placed = {}, 0.0, []
-    for i, weapon in enumerate(scenario.weapons):
-        kind = kind_of(weapon)
-        if kind is not None:
-            law, error = entry_hits(formation_for(scenario, weapon, kind), markers(scenario, weapon))
-            laws[i], bound = law, bound + error
-            placed.append(i)
+    formations = check(scenario)
+    laws, bound, placed = {}, 0.0, list(formations)
+    for i in placed:
+        laws[i], error = entry_hits(formations[i], markers(scenario, scenario.weapons[i]))
+        bound += error
     ways: dict[tuple, Share] = {(): (Fraction(1), 0.0)}  # one (inner, outer) per placed entry
     for i in placed:
         ways = {key + (pair,): _times(share, laws[i][pair]) for key, share in ways.items() for pair in laws[i]}

@@ -309,7 +309,9 @@ def read_scenario(data: Any, source: str = "scenario") -> Scenario | Any:
                 raise ScenarioError(str(error)) from None
         weapons = tuple(read_weapon(w, f"weapons[{i}]")
                         for i, w in enumerate(_list(top["weapons"], "weapons", MAX_WEAPONS, least=1)))
-        placed = [i for i, w in enumerate(weapons) if any(r.key in WEAPON_WORDS for r in w.rules)]
+        from rules.m41 import blast_attacks  # here: it reads this module's types
+
+        placed = [i for i, w in enumerate(weapons) if blast_attacks.kind_of(w, f"weapons[{i}]") is not None]
         if placed and "formation" not in top:
             raise ScenarioError(f"weapons[{placed[0]}] is a blast or template weapon, which hits the models under it: "
                                 "give the target's bases as \"formation\" (table, firer, aim, bases)")
@@ -339,8 +341,6 @@ def read_scenario(data: Any, source: str = "scenario") -> Scenario | Any:
         scenario = Scenario(weapons, models, cover, read_context(top.get("context", {}), "context"),
                             read_choices(top.get("choices", {}), "choices", names), top.get("formation"))
         if placed:
-            from rules.m41 import blast_attacks
-
             blast_attacks.check(scenario)
         return scenario
     except _BaseScenarioError as error:
