@@ -427,13 +427,13 @@ def run_checks(refs: list[str], properties: list[str], expected: dict[str, str] 
 
 
 def _recorder(called: set):
-    """A profile hook noting the code (file, first line) of every call of a function in rules/ (not the
-    module and class bodies an import runs)."""
-    folder = str(REPO_ROOT / "rules") + os.sep
+    """A profile hook noting the code (file, first line) of every call of a function in rules/ or rules40k/ (the
+    measured modules' folders; not the module and class bodies an import runs)."""
+    folders = tuple(str(REPO_ROOT / name) + os.sep for name in ("rules", "rules40k"))
 
     def hook(frame, event, arg):
         code = frame.f_code
-        if event == "call" and code.co_flags & inspect.CO_OPTIMIZED and code.co_filename.startswith(folder):
+        if event == "call" and code.co_flags & inspect.CO_OPTIMIZED and code.co_filename.startswith(folders):
             called.add((code.co_filename, code.co_firstlineno))
     return hook
 

@@ -202,3 +202,14 @@ def test_a_support_module_faces_its_own_tests_run_in_process():
     assert all(check.startswith("test:tests/test_messages.py::") for check in baseline["statuses"])
     killed = mutate.run_one(module, longer.index, faced, expected=baseline["statuses"])
     assert killed["killed"] is True and "test_messages" in killed["by"]
+
+
+def test_the_baseline_records_calls_of_the_commands_modules_too(monkeypatch):
+    """A measured module under rules40k/ (a command's printing) is judged by whether its tests call it, like a rule
+    module: the `template` command's test calls its run, as_json and read."""
+    test = "tests/test_m41_templates.py::test_the_template_commands_json_and_text_as_a_reader_gets_them"
+    monkeypatch.setitem(mutate.SUPPORT_TESTS, "rules40k.template_command", (test,))
+    baseline = mutate.run_checks([mutate.SUPPORT_MARK + "rules40k.template_command"], [])
+    assert baseline["killed"] is False and list(baseline["statuses"].values()) == ["passed"]
+    assert {f"rules40k.template_command.{name}" for name in ("run", "as_json", "read")} <= set(baseline["called"])
+    assert "rules40k.template_command.plot" not in baseline["called"]
