@@ -49,15 +49,15 @@ def run(rules: VehicleRules, weapons: Sequence[Any], start: Any,
         moves: dict = {}  # one state's next states under this weapon, worked out once
         after: dict = {}
         current = _leave_finished(dist, finished, after, ONE)
-        tail = sum(hits.values(), ZERO)  # the chance of at least ``landed`` hits
-        for landed in range(max(hits) + 1):
+        landed, tail = 0, sum(hits.values(), ZERO)  # the chance of at least ``landed`` hits
+        while tail:
             if landed:  # the chain after ``landed`` hits, built on the one after one fewer
                 reached = _one_hit(rules, weapon, current, count, moves, numbers, states, finished)
                 current = _leave_finished(reached, finished, after, tail)
             chance = hits.get(landed, ZERO)
             for key, q in current.items() if chance else ():
                 add(after, key, chance * q)
-            tail -= chance
+            landed, tail = landed + 1, tail - chance
         dist = after
     if count is None:
         return {states[number]: to_fraction(p) for (number, _), p in dist.items()}
