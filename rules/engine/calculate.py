@@ -201,7 +201,3 @@ class Engine:
                 "expected_models_destroyed_so_far": _mean(models_destroyed(self.groups, dist)),
                 "expected_wounds_lost_so_far": _mean(wounds_lost(self.groups, dist))}
         return {key: to_fraction(v) if isinstance(v, (type(ONE), fmpq)) else v for key, v in step.items()}
-
-
-def calculate(scenario, rules: AttackRules, method: str = "fast") -> Result:
-    return Engine(scenario, rules, method).run()
