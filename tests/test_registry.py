@@ -177,3 +177,22 @@ def test_all_rules_are_those_of_one_ruleset():
     assert not set(core) & set(missionpack)
     assert {entry.document for entries in core.values() for entry in entries} == {"core"}
     assert {entry.document for entries in missionpack.values() for entry in entries} == {"missionpack"}
+
+
+def test_a_sections_functions_and_every_registered_function_are_found():
+    """The ledger and the site ask the registry for a section's functions (functions_for) and the edition comparison
+    for every registered function (rule_functions): objective control (14.02) is decided by determine_control, a
+    reference no function is tagged with has none, and the whole list holds the functions of every ruleset."""
+    from rules.core import objectives
+    from rules.m41 import weapons
+
+    registry.load("core")
+    registry.load("m41")
+    found = registry.functions_for("14.02", "core")
+    assert objectives.determine_control in [f.function for f in found]
+    assert {f.qualname for f in found} >= {"rules.core.objectives.determine_control",
+                                          "rules.core.objectives.within_range_of_terrain_objective"}
+    assert registry.functions_for("14.02", "m41") == [] and registry.functions_for("99.99") == []
+    every = registry.rule_functions()
+    assert objectives.determine_control in every and weapons.large_blast_ap in every
+    assert len(every) == len(set(every)) >= len({f.function for fs in registry.all_rules("core").values() for f in fs})
