@@ -175,10 +175,6 @@ def unquoted(variant: dict) -> list[tuple[str, str]]:
     return missing
 
 
-def all_overrides(variant: dict) -> dict[str, str]:
-    return {place: source for entry in variant["entries"] for place, source in entry["overrides"].items()}
-
-
 def probe(variant: dict, sweep: bool = True, timeout: float = PROBE_TIMEOUT) -> dict:
     """What each entry's overrides (alone, then together) change, from a fresh process (variant_probe.py)."""
     with tempfile.TemporaryDirectory(prefix="variant-") as scratch:
