@@ -195,19 +195,23 @@ def _code(function: Callable) -> tuple:
 
 
 def _rule_functions_run(function: Callable, domain: dict[str, list[Any]]) -> list[Callable]:
-    """The registered rule functions ``function`` runs on the first cells of the domain."""
+    """The registered rule functions ``function`` runs on the first cells of the domain. A profile hook already
+    set (a mutation baseline recording what its checks call) keeps seeing every call and is put back after."""
     run: set[Any] = set()
+    outer = sys.getprofile()
 
     def profile(frame: Any, event: str, arg: Any) -> None:
         if event == "call":
             run.add(frame.f_code)
+        if outer is not None:
+            outer(frame, event, arg)
 
     for inputs in itertools.islice(cells(domain), TRACED_CELLS):
         sys.setprofile(profile)
         try:
             _called(function, inputs)
         finally:
-            sys.setprofile(None)
+            sys.setprofile(outer)
     return [f for f in registry.rule_functions() if f.__code__ in run]
 
 
